@@ -1,0 +1,194 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isConfigError } from '../errors.ts';
+import { loadService, resolveService, type ResolveOptions } from './load.ts';
+import type { TriggerSpec } from './types.ts';
+
+const ROOT = '/srv/shop';
+const options: ResolveOptions = { rootDir: ROOT, env: {} };
+
+function service(functions: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return { service: 'shop', provider: { name: 'aws' }, functions, ...extra };
+}
+const orders = (sluice: unknown, fn: Record<string, unknown> = {}) => ({ orders: { handler: 'functions/orders.handler', events: [{ sluice }], ...fn } });
+const only = (doc: unknown, opts: ResolveOptions = options): TriggerSpec => {
+  const [trigger, ...rest] = resolveService(doc, opts).triggers;
+  expect(rest).toEqual([]);
+  if (trigger === undefined) throw new Error('no trigger');
+  return trigger;
+};
+
+function errorOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(isConfigError(e)).toBe(true);
+    return (e as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('resolveService', () => {
+  it('applies every default', () => {
+    expect(resolveService(service(orders({ topic: 'orders' })), options)).toEqual({
+      service: 'shop',
+      stage: 'dev',
+      region: 'us-east-1',
+      rootDir: ROOT,
+      triggers: [
+        {
+          functionName: 'orders',
+          handler: 'functions/orders.handler',
+          timeoutMs: 6000,
+          memorySizeMb: 1024,
+          environment: {},
+          topic: 'orders',
+          bootstrapServers: undefined,
+          batchSize: 100,
+          maximumBatchingWindowMs: 500,
+          startingPosition: 'TRIM_HORIZON',
+          consumerGroupId: 'sluice-shop-orders',
+          enabled: true,
+          path: 'functions.orders.events[0].sluice',
+        },
+      ],
+    });
+  });
+
+  it('converts seconds to milliseconds and keeps what is set', () => {
+    const trigger = only(service(orders(
+      { topic: 'orders', batchSize: 500, maximumBatchingWindow: 5, startingPosition: 'AT_TIMESTAMP', startingPositionTimestamp: 1_700_000_000.5, consumerGroupId: 'orders-processor', enabled: false },
+      { timeout: 30, memorySize: 256 },
+    )));
+    expect(trigger).toMatchObject({
+      timeoutMs: 30_000, memorySizeMb: 256, batchSize: 500, maximumBatchingWindowMs: 5000,
+      startingPosition: 'AT_TIMESTAMP', startingPositionTimestampMs: 1_700_000_000_500, consumerGroupId: 'orders-processor', enabled: false,
+    });
+  });
+
+  it('takes timeout, memory and environment from the provider, the function winning', () => {
+    const doc = service(orders({ topic: 'orders' }, { environment: { B: 'fn', C: 3 } }), {
+      provider: { name: 'aws', stage: 'qa', region: 'eu-west-1', timeout: 20, memorySize: 512, environment: { A: true, B: 'provider', D: null } },
+    });
+    const spec = resolveService(doc, options);
+    expect(spec).toMatchObject({ stage: 'qa', region: 'eu-west-1' });
+    expect(spec.triggers[0]).toMatchObject({ timeoutMs: 20_000, memorySizeMb: 512, environment: { A: 'true', B: 'fn', C: '3' } });
+    expect(resolveService(doc, { ...options, stage: 'prod' }).stage).toBe('prod');
+  });
+
+  it('takes bootstrapServers from the trigger, then custom.sluice, then KAFKA_BROKERS, else the local broker', () => {
+    const custom = { custom: { sluice: { bootstrapServers: 'c1:9092, c2:9092' } } };
+    const env = { KAFKA_BROKERS: 'e1:9092,e2:9092' };
+    expect(only(service(orders({ topic: 'o', bootstrapServers: ['t:9092'] }), custom), { ...options, env }).bootstrapServers).toEqual(['t:9092']);
+    expect(only(service(orders({ topic: 'o', bootstrapServers: ' t1:1,t2:2 ' }), custom)).bootstrapServers).toEqual(['t1:1', 't2:2']);
+    expect(only(service(orders({ topic: 'o' }), custom), { ...options, env }).bootstrapServers).toEqual(['c1:9092', 'c2:9092']);
+    expect(only(service(orders({ topic: 'o' })), { ...options, env }).bootstrapServers).toEqual(['e1:9092', 'e2:9092']);
+    expect(only(service(orders({ topic: 'o' })), { ...options, env: { KAFKA_BROKERS: ' ' } }).bootstrapServers).toBeUndefined();
+  });
+
+  it('ignores functions without sluice events and other event types; returns disabled triggers', () => {
+    const doc = service({
+      api: { handler: 'functions/api.handler', events: [{ http: { path: '/', method: 'get' } }] },
+      native: { handler: 'functions/native.handler', events: [{ kafka: { topic: 't', bootstrapServers: ['x:1'] } }] },
+      plain: { handler: 'functions/plain.handler' },
+      mixed: { handler: 'functions/mixed.handler', events: [{ http: 'GET /' }, { sluice: { topic: 'a' } }, { sluice: { topic: 'b', enabled: false } }] },
+    }, { resources: { Resources: { Q: { Properties: { Name: '${ssm:/only/at/deploy}' } } } } });
+    const spec = resolveService(doc, options);
+    expect(spec.triggers.map((t) => [t.path, t.topic, t.enabled])).toEqual([
+      ['functions.mixed.events[1].sluice', 'a', true],
+      ['functions.mixed.events[2].sluice', 'b', false],
+    ]);
+  });
+
+  it('accepts service as { name } and resolves variables in what it reads', () => {
+    const doc = {
+      service: { name: 'shop' },
+      provider: { stage: "${opt:stage, 'dev'}", timeout: '${env:TIMEOUT, 10}' },
+      custom: { topic: 'orders-${sls:stage}' },
+      functions: orders({ topic: '${self:custom.topic}', batchSize: '${env:BATCH}' }),
+    };
+    const spec = resolveService(doc, { ...options, stage: 'prod', env: { BATCH: '250' } });
+    expect(spec.triggers[0]).toMatchObject({ topic: 'orders-prod', batchSize: 250, timeoutMs: 10_000, consumerGroupId: 'sluice-shop-orders' });
+  });
+
+  it('reports every problem of the file in one ConfigError, one line each', () => {
+    const doc = service({
+      ...orders({ topic: 'orders', batchsize: 10, batchSize: 10001 }),
+      payments: { events: [{ sluice: { topic: '${env:PAYMENTS_TOPIC}' } }] },
+    }, { custom: { sluice: { brokers: 'x:1' } } });
+    const lines = errorOf(() => resolveService(doc, options)).split('\n');
+    expect(lines[0]).toBe('serverless.yml: 5 problems with the Sluice configuration:');
+    expect(lines.slice(1)).toEqual([
+      '  - custom.sluice: unknown property "brokers". Allowed properties: bootstrapServers.',
+      '  - functions.orders.events[0].sluice: unknown property "batchsize". Did you mean "batchSize"?',
+      '  - functions.orders.events[0].sluice.batchSize: must be at most 10000 (got 10001). batchSize is the number of records per invocation, 1–10000.',
+      '  - functions.payments: missing required property "handler" (the handler to invoke, e.g. functions/payments.handler).',
+      "  - functions.payments.events[0].sluice.topic: cannot resolve ${env:PAYMENTS_TOPIC}: environment variable PAYMENTS_TOPIC is not set. Set PAYMENTS_TOPIC, or give a default: ${env:PAYMENTS_TOPIC, 'value'}.",
+    ]);
+  });
+
+  it('refuses a bad KAFKA_BROKERS only when a trigger needs it', () => {
+    const env = { KAFKA_BROKERS: 'kafka' };
+    expect(errorOf(() => resolveService(service(orders({ topic: 'o' })), { ...options, env }))).toContain(
+      'KAFKA_BROKERS: each broker must be host:port with a port 1–65535 (got "kafka").',
+    );
+    expect(only(service(orders({ topic: 'o', bootstrapServers: 'a:1' })), { ...options, env }).bootstrapServers).toEqual(['a:1']);
+  });
+
+  it('refuses bad function settings, unsupported variables and a missing service name', () => {
+    expect(errorOf(() => resolveService(service(orders({ topic: 'o' }, { timeout: 'soon' })), options))).toContain(
+      'functions.orders.timeout: must be a positive number (got "soon").',
+    );
+    expect(errorOf(() => resolveService(service(orders({ topic: '${ssm:/topic}' })), options))).toContain(
+      'functions.orders.events[0].sluice.topic: cannot resolve ${ssm:/topic}: the "ssm:" variable source needs AWS or files, and npm start resolves only',
+    );
+    expect(errorOf(() => resolveService({ functions: orders({ topic: 'o' }) }, options))).toContain('service: must be the service\'s name');
+    expect(errorOf(() => resolveService('nope', options))).toContain('serverless.yml: must be a YAML map');
+  });
+});
+
+describe('loadService', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'sluice-config-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads serverless.yml from rootDir, CloudFormation tags included', async () => {
+    await writeFile(path.join(dir, 'serverless.yml'), [
+      'service: shop',
+      'provider:',
+      '  name: aws',
+      '  environment:',
+      '    QUEUE: !Ref Queue',
+      'functions:',
+      '  orders:',
+      '    handler: functions/orders.handler',
+      '    timeout: 30',
+      '    events:',
+      '      - sluice:',
+      '          topic: orders',
+      '          batchSize: 500',
+      '          consumerGroupId: orders-processor',
+    ].join('\n'));
+    const spec = await loadService({ rootDir: dir, env: {} });
+    expect(spec.rootDir).toBe(dir);
+    expect(spec.triggers[0]).toMatchObject({ topic: 'orders', batchSize: 500, timeoutMs: 30_000, consumerGroupId: 'orders-processor' });
+  });
+
+  it('names file, line and column of a YAML syntax error', async () => {
+    await writeFile(path.join(dir, 'broken.yml'), 'service: shop\nfunctions:\n  orders:\n    handler: [a\n  other: 1\n');
+    await expect(loadService({ rootDir: dir, file: 'broken.yml', env: {} })).rejects.toThrow(
+      new RegExp(`^${path.join(dir, 'broken.yml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: invalid YAML at line \\d+, column \\d+: `),
+    );
+  });
+
+  it('says where it looked for a missing serverless.yml', async () => {
+    const missing = path.join(dir, 'nowhere');
+    await expect(loadService({ rootDir: missing })).rejects.toThrow(`No serverless.yml found: looked for ${path.join(missing, 'serverless.yml')}.`);
+  });
+});

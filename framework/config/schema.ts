@@ -1,0 +1,120 @@
+/**
+ * JSON schemas for what users write in serverless.yml (DESIGN §2.6). Plain draft-07 objects:
+ * the Serverless plugin registers them with `configSchemaHandler.defineFunctionEvent('aws',
+ * 'sluice', sluiceEventSchema)` and `defineCustomProperties`, and `npm start` validates with
+ * the same objects (framework/config/validate.ts). Every `description` is also the "how to
+ * fix" sentence of the error message for that property, so keep it a full sentence.
+ *
+ * Defaults (applied in trigger.ts, not by the validator) are listed as `default` annotations
+ * where they are constant; `consumerGroupId` defaults to `sluice-<service>-<function>` and
+ * `maximumBatchingWindow` to 500 ms (AWS's Kafka default), which integer seconds cannot express.
+ */
+
+const HOST = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)`;
+const BROKER = String.raw`${HOST}:[0-9]{1,5}`;
+/** One broker: `host:port` (IPv6 hosts in brackets). */
+export const BROKER_PATTERN = String.raw`^\s*${BROKER}\s*$`;
+/** One string of comma-separated brokers: `b1:9092, b2:9092`. */
+export const BROKER_LIST_PATTERN = String.raw`^\s*${BROKER}\s*(?:,\s*${BROKER}\s*)*$`;
+
+const BOOTSTRAP_SERVERS_DESCRIPTION =
+  'bootstrapServers lists the brokers as "host:port", e.g. [localhost:9092] or "b1:9092,b2:9092"; ' +
+  'omit it to use custom.sluice.bootstrapServers, then KAFKA_BROKERS, then the local broker.';
+
+/** `bootstrapServers`: a non-empty list of `host:port`, or one comma-separated string. */
+export const bootstrapServersSchema = {
+  description: BOOTSTRAP_SERVERS_DESCRIPTION,
+  anyOf: [
+    { type: 'string', pattern: BROKER_LIST_PATTERN },
+    { type: 'array', minItems: 1, items: { type: 'string', pattern: BROKER_PATTERN } },
+  ],
+} as const;
+
+export const STARTING_POSITIONS = ['LATEST', 'TRIM_HORIZON', 'AT_TIMESTAMP'] as const;
+
+/** One `sluice:` function event. */
+export const sluiceEventSchema = {
+  description: 'A sluice trigger is a map of properties with at least a topic, e.g. "sluice: { topic: orders }".',
+  type: 'object',
+  properties: {
+    topic: {
+      description: 'topic is the Kafka topic to consume: 1–249 letters, digits, ".", "_" or "-".',
+      type: 'string',
+      pattern: '^[a-zA-Z0-9._-]{1,249}$',
+    },
+    bootstrapServers: bootstrapServersSchema,
+    batchSize: {
+      description: 'batchSize is the number of records per invocation, 1–10000.',
+      type: 'integer',
+      minimum: 1,
+      maximum: 10000,
+      default: 100,
+    },
+    maximumBatchingWindow: {
+      description:
+        'maximumBatchingWindow is how long to gather records before invoking, in whole seconds, 0–300; ' +
+        'omit it for 500 ms, as AWS for Kafka.',
+      type: 'integer',
+      minimum: 0,
+      maximum: 300,
+    },
+    startingPosition: {
+      description: 'startingPosition is where a new consumer group starts: LATEST, TRIM_HORIZON or AT_TIMESTAMP.',
+      enum: [...STARTING_POSITIONS],
+      default: 'TRIM_HORIZON',
+    },
+    startingPositionTimestamp: {
+      description:
+        'startingPositionTimestamp is the time to start from, in epoch seconds, with startingPosition: AT_TIMESTAMP.',
+      type: 'number',
+      minimum: 0,
+    },
+    consumerGroupId: {
+      description:
+        'consumerGroupId is 1–200 letters, digits or -/*:_+=.@ characters; ' +
+        'omit it for sluice-<service>-<function>.',
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[a-zA-Z0-9-\\/*:_+=.@-]*$',
+    },
+    enabled: {
+      description: 'enabled is true or false; a disabled trigger is not polled.',
+      type: 'boolean',
+      default: true,
+    },
+  },
+  required: ['topic'],
+  additionalProperties: false,
+  // Cross-field rule: startingPositionTimestamp is required with AT_TIMESTAMP and only then.
+  if: { properties: { startingPosition: { const: 'AT_TIMESTAMP' } }, required: ['startingPosition'] },
+  then: { required: ['startingPositionTimestamp'] },
+  else: { not: { required: ['startingPositionTimestamp'] } },
+} as const;
+
+/** Service-wide settings under `custom.sluice`. */
+export const sluiceCustomSchema = {
+  description: 'custom.sluice holds service-wide Sluice settings, e.g. "sluice: { bootstrapServers: localhost:9092 }".',
+  type: 'object',
+  properties: {
+    bootstrapServers: bootstrapServersSchema,
+  },
+  additionalProperties: false,
+} as const;
+
+/** A `sluice:` event as the schema admits it (before defaults). */
+export interface SluiceEventInput {
+  topic: string;
+  bootstrapServers?: string | string[];
+  batchSize?: number;
+  maximumBatchingWindow?: number;
+  startingPosition?: (typeof STARTING_POSITIONS)[number];
+  startingPositionTimestamp?: number;
+  consumerGroupId?: string;
+  enabled?: boolean;
+}
+
+/** `custom.sluice` as the schema admits it. */
+export interface SluiceCustomInput {
+  bootstrapServers?: string | string[];
+}

@@ -1,0 +1,116 @@
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { sluiceCustomSchema, sluiceEventSchema } from './schema.ts';
+import { checkSluiceCustom, checkSluiceEvent } from './validate.ts';
+
+const AT = 'functions.orders.events[0].sluice';
+const problemsOf = (event: unknown) => checkSluiceEvent(event, AT).problems;
+
+describe('sluice event schema', () => {
+  it('compiles under the options the Serverless Framework validates serverless.yml with', () => {
+    const serverlessAjv = new Ajv({ allErrors: true, coerceTypes: 'array', verbose: true, strict: true, strictRequired: false });
+    const validate = serverlessAjv.compile(sluiceEventSchema);
+    expect(validate({ topic: 'orders', bootstrapServers: 'a:9092,b:9092', batchSize: 10 })).toBe(true);
+    expect(validate({ topic: 'orders', batchsize: 10 })).toBe(false);
+    expect(serverlessAjv.compile(sluiceCustomSchema)({ bootstrapServers: ['a:9092'] })).toBe(true);
+  });
+
+  it('accepts a full trigger and returns it', () => {
+    const event = {
+      topic: 'orders.v1_x-y',
+      bootstrapServers: ['broker-1:9092', '[::1]:9093'],
+      batchSize: 10000,
+      maximumBatchingWindow: 300,
+      startingPosition: 'AT_TIMESTAMP',
+      startingPositionTimestamp: 1_700_000_000,
+      consumerGroupId: 'orders/processor:v1+a=b.c@d*',
+      enabled: false,
+    };
+    expect(checkSluiceEvent(event, AT)).toEqual({ value: event, problems: [] });
+  });
+
+  it('coerces strings from environment variables and treats empty values as unset', () => {
+    expect(checkSluiceEvent({ topic: 'orders', batchSize: '500', enabled: 'false', consumerGroupId: null }, AT).value).toEqual({
+      topic: 'orders',
+      batchSize: 500,
+      enabled: false,
+    });
+  });
+
+  it('suggests the closest name for an unknown property', () => {
+    expect(problemsOf({ topic: 'orders', batchsize: 10 })).toEqual([`${AT}: unknown property "batchsize". Did you mean "batchSize"?`]);
+    expect(problemsOf({ topic: 'orders', startingPositon: 'LATEST' })[0]).toContain('Did you mean "startingPosition"?');
+  });
+
+  it('lists the allowed names when nothing is close', () => {
+    expect(problemsOf({ topic: 'orders', retries: 3 })).toEqual([
+      `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, maximumBatchingWindow, ` +
+        'startingPosition, startingPositionTimestamp, consumerGroupId, enabled.',
+    ]);
+  });
+
+  it('refuses batchSize 0 and 10001 with the range', () => {
+    const hint = 'batchSize is the number of records per invocation, 1–10000.';
+    expect(problemsOf({ topic: 'orders', batchSize: 0 })).toEqual([`${AT}.batchSize: must be at least 1 (got 0). ${hint}`]);
+    expect(problemsOf({ topic: 'orders', batchSize: 10001 })).toEqual([`${AT}.batchSize: must be at most 10000 (got 10001). ${hint}`]);
+    expect(problemsOf({ topic: 'orders', batchSize: 1.5 })[0]).toContain(`${AT}.batchSize: must be an integer (got 1.5).`);
+  });
+
+  it('requires a topic and checks its name', () => {
+    expect(problemsOf({ batchSize: 10 })).toEqual([`${AT}: missing required property "topic" (the Kafka topic to consume).`]);
+    expect(problemsOf(null)).toEqual([`${AT}: missing required property "topic" (the Kafka topic to consume).`]);
+    expect(problemsOf({ topic: 'my orders' })[0]).toMatch(/^functions\.orders\.events\[0\]\.sluice\.topic: must be a valid Kafka topic name \(got "my orders"\)\. topic is/);
+  });
+
+  it('requires startingPositionTimestamp with AT_TIMESTAMP, and only then', () => {
+    expect(problemsOf({ topic: 'orders', startingPosition: 'AT_TIMESTAMP' })).toEqual([
+      `${AT}: missing required property "startingPositionTimestamp" (startingPosition AT_TIMESTAMP needs the time to start from, in epoch seconds).`,
+    ]);
+    expect(problemsOf({ topic: 'orders', startingPosition: 'LATEST', startingPositionTimestamp: 1 })).toEqual([
+      `${AT}: startingPositionTimestamp is only allowed with startingPosition AT_TIMESTAMP (got startingPosition "LATEST"). ` +
+        'Set startingPosition: AT_TIMESTAMP, or remove startingPositionTimestamp.',
+    ]);
+    expect(problemsOf({ topic: 'orders', startingPosition: 'EARLIEST' })[0]).toContain(
+      `${AT}.startingPosition: must be one of LATEST, TRIM_HORIZON, AT_TIMESTAMP (got "EARLIEST").`,
+    );
+  });
+
+  it('refuses bad broker lists, pointing at the bad entry', () => {
+    expect(problemsOf({ topic: 'orders', bootstrapServers: 'localhost' })[0]).toContain(
+      `${AT}.bootstrapServers: must be "host:port" or a comma-separated list of them (got "localhost"). bootstrapServers lists`,
+    );
+    expect(problemsOf({ topic: 'orders', bootstrapServers: ['a:1', 'b'] })[0]).toContain(`${AT}.bootstrapServers[1]: must be "host:port" (got "b").`);
+    expect(problemsOf({ topic: 'orders', bootstrapServers: [] })[0]).toContain(`${AT}.bootstrapServers: must list at least 1 item(s) (got []).`);
+    expect(problemsOf({ topic: 'orders', bootstrapServers: { a: 1 } })[0]).toContain(
+      `${AT}.bootstrapServers: must be a list of "host:port" strings or one comma-separated string (got {"a":1}).`,
+    );
+  });
+
+  it('refuses a bad consumerGroupId', () => {
+    expect(problemsOf({ topic: 'orders', consumerGroupId: 'my group' })).toEqual([
+      `${AT}.consumerGroupId: must contain only letters, digits and -/*:_+=.@ (got "my group"). ` +
+        'consumerGroupId is 1–200 letters, digits or -/*:_+=.@ characters; omit it for sluice-<service>-<function>.',
+    ]);
+    expect(problemsOf({ topic: 'orders', consumerGroupId: 'x'.repeat(201) })[0]).toContain('must be at most 200 characters long');
+  });
+
+  it('reports every problem of an event, once each', () => {
+    const problems = problemsOf({ topicc: 'orders', batchSize: 0, maximumBatchingWindow: 301, enabled: 'maybe' });
+    expect(problems).toHaveLength(5);
+    expect(problems.join('\n')).toContain('enabled: must be true or false (got "maybe")');
+  });
+
+  it('refuses a trigger that is not a map', () => {
+    expect(problemsOf('orders')[0]).toContain(`${AT}: must be a map (got "orders"). A sluice trigger is a map`);
+  });
+});
+
+describe('custom.sluice schema', () => {
+  it('accepts bootstrapServers and nothing else', () => {
+    expect(checkSluiceCustom({ bootstrapServers: 'a:9092' }).problems).toEqual([]);
+    expect(checkSluiceCustom(undefined).value).toEqual({});
+    expect(checkSluiceCustom({ bootstrapServer: 'a:9092' }).problems).toEqual([
+      'custom.sluice: unknown property "bootstrapServer". Did you mean "bootstrapServers"?',
+    ]);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * One error taxonomy for Sluice: every error the framework raises is a SluiceError with a
+ * stable `code`, whether retrying can help (`retriable`), and the `cause` it wraps.
+ * Callers branch on predicates (`isRetriable`, `isConfigError`), never on message text.
+ */
+export type SluiceErrorCode =
+  | 'CONFIG_INVALID'
+  | 'HANDLER_NOT_FOUND'
+  | 'HANDLER_BUILD_FAILED'
+  | 'HANDLER_FAILED'
+  | 'HANDLER_TIMEOUT'
+  | 'BROKER_UNREACHABLE'
+  | 'KAFKA_START_FAILED'
+  | 'WORKER_CRASHED';
+
+export interface SluiceErrorOptions {
+  retriable?: boolean;
+  cause?: unknown;
+}
+
+export class SluiceError extends Error {
+  readonly code: SluiceErrorCode;
+  readonly retriable: boolean;
+
+  constructor(code: SluiceErrorCode, message: string, options: SluiceErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SluiceError';
+    this.code = code;
+    this.retriable = options.retriable ?? false;
+  }
+}
+
+/** Bad configuration: the message names the path, the value and what to change. */
+export class ConfigError extends SluiceError {
+  constructor(message: string, options: SluiceErrorOptions = {}) {
+    super('CONFIG_INVALID', message, options);
+    this.name = 'ConfigError';
+  }
+}
+
+export const isSluiceError = (e: unknown): e is SluiceError => e instanceof SluiceError;
+export const isRetriable = (e: unknown): boolean => isSluiceError(e) && e.retriable;
+export const isConfigError = (e: unknown): e is ConfigError => e instanceof ConfigError;
