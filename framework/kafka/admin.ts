@@ -1,0 +1,91 @@
+/** Cluster admin the framework needs: reachability, topics, offsets. */
+import type { Admin, Kafka } from 'kafkajs';
+import { SluiceError } from '../errors.ts';
+import { describeCause } from './client.ts';
+
+export interface TopicRequest {
+  topic: string;
+  partitions?: number;
+}
+
+export interface PartitionOffsets {
+  partition: number;
+  /** Committed offset of the group (next record to read), or -1 when none is committed. */
+  committed: number;
+  /** Log-end offset (high watermark). */
+  logEnd: number;
+}
+
+export class ClusterAdmin {
+  private constructor(private readonly admin: Admin, readonly brokers: string[]) {}
+
+  /** Connects with the client's bounded retries; unreachable brokers become a clear error. */
+  static async connect(kafka: Kafka, brokers: string[]): Promise<ClusterAdmin> {
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      await admin.describeCluster();
+    } catch (e) {
+      await admin.disconnect().catch(() => undefined);
+      throw unreachable(brokers, e);
+    }
+    return new ClusterAdmin(admin, brokers);
+  }
+
+  /** Creates the topics that do not exist yet; returns the names it created. */
+  async ensureTopics(requests: TopicRequest[]): Promise<string[]> {
+    const existing = new Set(await this.admin.listTopics());
+    const missing = requests.filter((r) => !existing.has(r.topic));
+    if (missing.length === 0) return [];
+    await this.admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((r) => ({ topic: r.topic, numPartitions: r.partitions ?? 1, replicationFactor: -1 })),
+    });
+    return missing.map((r) => r.topic);
+  }
+
+  async missingTopics(topics: string[]): Promise<string[]> {
+    const existing = new Set(await this.admin.listTopics());
+    return topics.filter((t) => !existing.has(t));
+  }
+
+  async deleteTopics(topics: string[]): Promise<void> {
+    await this.admin.deleteTopics({ topics });
+  }
+
+  async offsets(groupId: string, topic: string): Promise<PartitionOffsets[]> {
+    const [ends, [committed]] = await Promise.all([
+      this.admin.fetchTopicOffsets(topic),
+      this.admin.fetchOffsets({ groupId, topics: [topic] }),
+    ]);
+    const byPartition = new Map(committed?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
+    return ends
+      .map((e) => ({ partition: e.partition, committed: byPartition.get(e.partition) ?? -1, logEnd: Number(e.high) }))
+      .sort((a, b) => a.partition - b.partition);
+  }
+
+  /** For each partition, the first offset at or after `timestampMs` (log end when none). */
+  async offsetsForTimestamp(topic: string, timestampMs: number): Promise<Array<{ partition: number; offset: number }>> {
+    const found = await this.admin.fetchTopicOffsetsByTimestamp(topic, timestampMs);
+    return found.map((p) => ({ partition: p.partition, offset: Number(p.offset) }));
+  }
+
+  /** Sets a group's committed offsets; only allowed while the group has no active member. */
+  async setGroupOffsets(groupId: string, topic: string, partitions: Array<{ partition: number; offset: number }>): Promise<void> {
+    await this.admin.setOffsets({ groupId, topic, partitions: partitions.map((p) => ({ partition: p.partition, offset: String(p.offset) })) });
+  }
+
+  async disconnect(): Promise<void> {
+    await this.admin.disconnect();
+  }
+}
+
+export function unreachable(brokers: string[], cause: unknown): SluiceError {
+  return new SluiceError(
+    'BROKER_UNREACHABLE',
+    `Cannot reach Kafka at ${brokers.join(',')} (${describeCause(cause)}). ` +
+      'Check that the brokers are up and that bootstrapServers / custom.sluice.bootstrapServers / KAFKA_BROKERS name them; ' +
+      'leave all three unset to let `npm start` run a local broker.',
+    { retriable: true, cause },
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * One consumer-group member for one topic, built on kafkajs's runner but exposing only what
+ * the poller needs: per-partition batches it can heartbeat from, commit exactly, and pause.
+ * Offsets are never auto-committed; the poller commits after an invocation succeeded.
+ */
+import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { KafkaRecord } from '../event/record.ts';
+import type { Instrumentation } from '../observe/events.ts';
+import type { Logger } from '../observe/logger.ts';
+import { toKafkaRecord } from './records.ts';
+
+export interface PartitionBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly records: KafkaRecord[];
+  /** Offset of the next record to be written to the partition. */
+  readonly highWatermark: number;
+  /** Keeps the session alive; a rebalance it learns of makes isActive() false instead of throwing. */
+  heartbeat(): Promise<void>;
+  /** Marks everything before `nextOffset` as done and commits it to the group coordinator. */
+  commit(nextOffset: number): Promise<void>;
+  /** False once the member is stopping, the partition was re-seeked, or a rebalance began. */
+  isActive(): boolean;
+  /** Stops fetching this partition for `ms`, then resumes it (records are fetched again from the last commit). */
+  pauseFor(ms: number): void;
+}
+
+export interface GroupMemberOptions {
+  kafka: Kafka;
+  groupId: string;
+  topic: string;
+  fromBeginning: boolean;
+  sessionTimeoutMs: number;
+  rebalanceTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  /** How long the broker may hold a fetch open waiting for `minBytes`. */
+  maxWaitTimeMs: number;
+  minBytes: number;
+  maxBytesPerPartition: number;
+  /** Partitions processed at the same time. */
+  concurrency: number;
+  logger: Logger;
+  events: Instrumentation;
+  onBatch(batch: PartitionBatch): Promise<void>;
+}
+
+export interface GroupMember {
+  start(): Promise<void>;
+  /** Lets in-flight batches finish, then leaves the group. */
+  stop(): Promise<void>;
+}
+
+export function createGroupMember(o: GroupMemberOptions): GroupMember {
+  const consumer: Consumer = o.kafka.consumer({
+    groupId: o.groupId,
+    sessionTimeout: o.sessionTimeoutMs,
+    rebalanceTimeout: o.rebalanceTimeoutMs,
+    heartbeatInterval: o.heartbeatIntervalMs,
+    maxWaitTimeInMs: o.maxWaitTimeMs,
+    minBytes: o.minBytes,
+    maxBytesPerPartition: o.maxBytesPerPartition,
+    allowAutoTopicCreation: false,
+  });
+  const resumeTimers = new Set<NodeJS.Timeout>();
+  let memberId = '';
+
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    memberId = payload.memberId;
+    o.events.emit('group.join', {
+      groupId: o.groupId,
+      memberId: payload.memberId,
+      isLeader: payload.isLeader,
+      assignment: payload.memberAssignment,
+      durationMs: payload.duration,
+    });
+  });
+  consumer.on(consumer.events.REBALANCING, ({ payload }) => {
+    o.events.emit('group.rebalancing', { groupId: o.groupId, memberId: payload.memberId });
+  });
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    o.logger.error('consumer crashed', { error: payload.error, restart: payload.restart });
+    o.events.emit('group.crash', { groupId: o.groupId, error: payload.error, restart: payload.restart });
+  });
+
+  const eachBatch = async (p: EachBatchPayload): Promise<void> => {
+    const { topic, partition } = p.batch;
+    let rebalance: Error | undefined;
+    const batch: PartitionBatch = {
+      topic,
+      partition,
+      records: p.batch.messages.map((m) => toKafkaRecord(topic, partition, m)),
+      highWatermark: Number(p.batch.highWatermark),
+      heartbeat: async () => {
+        if (rebalance) return;
+        try {
+          await p.heartbeat();
+          o.events.emit('poller.heartbeat', { groupId: o.groupId, ok: true });
+        } catch (e) {
+          o.events.emit('poller.heartbeat', { groupId: o.groupId, ok: false });
+          if (!isRebalance(e)) throw e;
+          rebalance = e as Error;
+        }
+      },
+      commit: async (nextOffset) => {
+        p.resolveOffset(String(nextOffset - 1));
+        await p.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(nextOffset) }] }] });
+      },
+      isActive: () => rebalance === undefined && p.isRunning() && !p.isStale(),
+      pauseFor: (ms) => {
+        const resume = p.pause();
+        const timer = setTimeout(() => {
+          resumeTimers.delete(timer);
+          resume();
+        }, ms);
+        resumeTimers.add(timer);
+      },
+    };
+    await o.onBatch(batch);
+    // Hand the rebalance back to kafkajs only now, after in-flight work was committed.
+    if (rebalance) throw rebalance;
+  };
+
+  return {
+    async start() {
+      await consumer.connect();
+      await consumer.subscribe({ topics: [o.topic], fromBeginning: o.fromBeginning });
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: o.concurrency,
+        eachBatch,
+      });
+      o.logger.debug('member running', { groupId: o.groupId, memberId });
+    },
+    async stop() {
+      for (const t of resumeTimers) clearTimeout(t);
+      resumeTimers.clear();
+      await consumer.disconnect();
+    },
+  };
+}
+
+function isRebalance(e: unknown): boolean {
+  const type = (e as { type?: string } | null)?.type;
+  return type === 'REBALANCE_IN_PROGRESS' || type === 'NOT_COORDINATOR_FOR_GROUP' || type === 'ILLEGAL_GENERATION' || type === 'UNKNOWN_MEMBER_ID';
+}

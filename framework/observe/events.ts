@@ -1,0 +1,36 @@
+/**
+ * Instrumentation as named events. Emitting costs nothing when no one listens, so the
+ * poller emits freely; the terminal view, metrics and tests subscribe.
+ */
+import { EventEmitter } from 'node:events';
+
+export interface SluiceEvents {
+  'group.join': { groupId: string; memberId: string; isLeader: boolean; assignment: Record<string, number[]>; durationMs: number };
+  'group.rebalancing': { groupId: string; memberId: string };
+  'group.crash': { groupId: string; error: Error; restart: boolean };
+  'poller.batch_received': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; lag: number };
+  'poller.chunk_start': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number };
+  'poller.chunk_end': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; ok: boolean; durationMs: number; error?: string };
+  'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number };
+  'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number };
+  'poller.heartbeat': { groupId: string; ok: boolean };
+}
+
+export type SluiceEventName = keyof SluiceEvents;
+
+export class Instrumentation {
+  private readonly emitter = new EventEmitter();
+
+  on<K extends SluiceEventName>(name: K, listener: (payload: SluiceEvents[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+
+  emit<K extends SluiceEventName>(name: K, payload: SluiceEvents[K]): void {
+    if (this.emitter.listenerCount(name) > 0) this.emitter.emit(name, payload);
+  }
+
+  listening(name: SluiceEventName): boolean {
+    return this.emitter.listenerCount(name) > 0;
+  }
+}

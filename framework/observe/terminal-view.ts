@@ -1,0 +1,27 @@
+/**
+ * What `npm start` shows: one line per group change, chunk and commit, so a developer sees
+ * records flow. It only listens to instrumentation events; the poller knows nothing of it.
+ */
+import type { Instrumentation } from './events.ts';
+
+export function attachTerminalView(events: Instrumentation, write: (line: string) => void = (l) => process.stdout.write(l + '\n')): () => void {
+  const time = () => new Date().toISOString().slice(11, 23);
+  const line = (s: string) => write(`${time()} ${s}`);
+  const offsets = (a: number, b: number) => (a === b ? `offset ${a}` : `offsets ${a}–${b}`);
+  const off = [
+    events.on('group.join', (e) => {
+      const parts = Object.entries(e.assignment).map(([t, ps]) => `${t}[${ps.join(',')}]`).join(' ') || 'no partitions';
+      line(`⇄ group ${e.groupId}: joined as ${e.isLeader ? 'leader' : 'member'}, assigned ${parts} (${e.durationMs} ms)`);
+    }),
+    events.on('group.rebalancing', (e) => line(`⇄ group ${e.groupId}: rebalancing`)),
+    events.on('poller.chunk_start', (e) =>
+      line(`▸ ${e.functionName} ← ${e.topic}-${e.partition} ${e.count} record${e.count === 1 ? '' : 's'}, ${offsets(e.firstOffset, e.lastOffset)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`),
+    ),
+    events.on('poller.chunk_end', (e) =>
+      line(e.ok ? `✓ ${e.functionName} ${e.topic}-${e.partition} ${e.count} ok in ${e.durationMs} ms` : `✗ ${e.functionName} ${e.topic}-${e.partition} failed in ${e.durationMs} ms: ${e.error}`),
+    ),
+    events.on('poller.commit', (e) => line(`  committed ${e.topic}-${e.partition} @ ${e.offset}`)),
+    events.on('poller.retry_scheduled', (e) => line(`↻ ${e.functionName} ${e.topic}-${e.partition} retries offset ${e.offset} in ${(e.delayMs / 1000).toFixed(1)} s`)),
+  ];
+  return () => off.forEach((f) => f());
+}
