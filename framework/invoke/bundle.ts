@@ -1,0 +1,47 @@
+/**
+ * Bundles one function's handler together with the worker runtime into a single ESM file
+ * under .sluice/build/, with esbuild. Dependencies stay external (resolved from the
+ * project's node_modules), so a bundle takes milliseconds.
+ */
+import { build } from 'esbuild';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
+import { SluiceError } from '../errors.ts';
+import type { HandlerLocation } from './handler-path.ts';
+
+const RUNTIME = fileURLToPath(new URL('./worker-runtime.ts', import.meta.url));
+
+export async function bundleHandler(rootDir: string, functionName: string, location: HandlerLocation): Promise<string> {
+  const outDir = join(rootDir, '.sluice', 'build');
+  await mkdir(outDir, { recursive: true });
+  const outfile = join(outDir, `${functionName}.mjs`);
+  const source = relative(rootDir, location.file);
+  const entry = [
+    `import * as handlerModule from ${JSON.stringify(location.file)};`,
+    `import { serve } from ${JSON.stringify(RUNTIME)};`,
+    `serve(handlerModule, ${JSON.stringify(location.exportName)}, ${JSON.stringify(source)});`,
+  ].join('\n');
+  try {
+    await build({
+      stdin: { contents: entry, resolveDir: rootDir, sourcefile: `sluice:${functionName}`, loader: 'ts' },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      sourcemap: 'inline',
+      outfile,
+      logLevel: 'silent',
+      // Bundled CommonJS code may call require(); give ESM output a real one.
+      banner: { js: "import { createRequire as __sluiceCreateRequire } from 'node:module'; const require = __sluiceCreateRequire(import.meta.url);" },
+    });
+  } catch (e) {
+    const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
+    const detail = errors
+      .map((x) => (x.location ? `${x.location.file}:${x.location.line}:${x.location.column}: ${x.text}` : x.text))
+      .join('\n  ');
+    throw new SluiceError('HANDLER_BUILD_FAILED', `Cannot build function "${functionName}" (${source}):\n  ${detail || String(e)}`, { cause: e });
+  }
+  return outfile;
+}

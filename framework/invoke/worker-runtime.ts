@@ -1,0 +1,83 @@
+/**
+ * Runs inside a handler's worker thread (bundled together with the handler by esbuild): the
+ * Lambda-like runtime. It loads the handler once (module state survives between invocations,
+ * as in a warm Lambda), builds a `context`, and returns results as JSON, as Lambda does.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { FromWorker, ToWorker, WorkerContextFields } from './worker-protocol.ts';
+import type { InvokeError } from './types.ts';
+
+type Handler = (event: unknown, context: object, callback: (err?: unknown, result?: unknown) => void) => unknown;
+
+export function serve(module: Record<string, unknown>, exportName: string, source: string): void {
+  const port = parentPort;
+  if (!port) throw new Error('worker-runtime must run in a worker thread');
+  process.setSourceMapsEnabled(true);
+  const post = (m: FromWorker) => port.postMessage(m);
+
+  const candidate = module[exportName] ?? (module.default as Record<string, unknown> | undefined)?.[exportName];
+  if (typeof candidate !== 'function') {
+    const names = Object.keys(module).filter((k) => k !== 'default');
+    post({
+      type: 'load-error',
+      message:
+        `${source} has no exported function "${exportName}"` +
+        (names.length ? ` (it exports: ${names.join(', ')})` : ' (it exports nothing)') +
+        `. Export it, or point handler: in serverless.yml at an exported function.`,
+    });
+    return;
+  }
+  const handler = candidate as Handler;
+
+  port.on('message', (message: ToWorker) => {
+    void run(handler, message).then(post);
+  });
+  post({ type: 'ready' });
+}
+
+async function run(handler: Handler, { id, event, context: fields }: ToWorker): Promise<FromWorker> {
+  try {
+    const result = await call(handler, event, makeContext(fields));
+    // Lambda returns the JSON serialization of what the handler returned (undefined -> null).
+    const payload = result === undefined ? null : JSON.parse(JSON.stringify(result));
+    return { type: 'result', id, ok: true, payload };
+  } catch (e) {
+    return { type: 'result', id, ok: false, error: toInvokeError(e) };
+  }
+}
+
+function call(handler: Handler, event: unknown, context: object): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const callback = (err?: unknown, result?: unknown) => (err ? reject(err) : resolve(result));
+    const returned = handler(event, context, callback);
+    // A handler with 3 parameters that returns no promise answers through the callback.
+    if (handler.length >= 3 && !isThenable(returned)) return;
+    Promise.resolve(returned).then(resolve, reject);
+  });
+}
+
+function makeContext(f: WorkerContextFields) {
+  return {
+    functionName: f.functionName,
+    functionVersion: f.functionVersion,
+    invokedFunctionArn: f.invokedFunctionArn,
+    memoryLimitInMB: f.memoryLimitInMB,
+    awsRequestId: f.awsRequestId,
+    logGroupName: f.logGroupName,
+    logStreamName: f.logStreamName,
+    callbackWaitsForEmptyEventLoop: true,
+    getRemainingTimeInMillis: () => Math.max(0, f.deadlineMs - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
+}
+
+function toInvokeError(e: unknown): InvokeError {
+  if (e instanceof Error) return { kind: 'error', name: e.name, message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
+  return { kind: 'error', name: 'Error', message: typeof e === 'string' ? e : JSON.stringify(e) ?? String(e) };
+}
