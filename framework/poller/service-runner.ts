@@ -1,0 +1,99 @@
+/**
+ * Runs every enabled trigger of a service: checks the cluster is reachable (bounded retries),
+ * makes sure the topics exist, prepares the handlers (so a bad handler fails before anything
+ * is consumed), then starts one poller per trigger. Stopping lets in-flight work finish.
+ */
+import type { TriggerSpec } from '../config/types.ts';
+import { SluiceError } from '../errors.ts';
+import type { Invoker } from '../invoke/types.ts';
+import { ClusterAdmin } from '../kafka/admin.ts';
+import { createKafkaClient } from '../kafka/client.ts';
+import type { Instrumentation } from '../observe/events.ts';
+import type { Logger } from '../observe/logger.ts';
+import { createPoller, type Poller } from './poller.ts';
+import { applyStartingPosition } from './starting-position.ts';
+import type { GroupTuning } from './tuning.ts';
+
+export interface ServiceRunnerOptions {
+  triggers: TriggerSpec[];
+  /** Brokers for triggers that name none (the local broker, for `npm start`). */
+  defaultBrokers?: string[];
+  /** On the default brokers, create missing topics with this many partitions; elsewhere a missing topic is an error. */
+  createTopics?: { partitions: number };
+  invoker: Invoker;
+  logger: Logger;
+  events: Instrumentation;
+  tuning?: Partial<GroupTuning>;
+  /** Connection attempts before a cluster counts as unreachable. */
+  retries?: number;
+}
+
+export interface RunningService {
+  pollers: Poller[];
+  stop(): Promise<void>;
+}
+
+export async function runService(o: ServiceRunnerOptions): Promise<RunningService> {
+  const triggers = o.triggers.filter((t) => t.enabled);
+  const brokersOf = (t: TriggerSpec): string[] => {
+    const brokers = t.bootstrapServers ?? o.defaultBrokers;
+    if (!brokers?.length) {
+      throw new SluiceError('CONFIG_INVALID', `${t.path}: no bootstrapServers, no custom.sluice.bootstrapServers and no KAFKA_BROKERS; name the brokers in one of them.`);
+    }
+    return brokers;
+  };
+
+  const byCluster = new Map<string, TriggerSpec[]>();
+  for (const t of triggers) {
+    const key = brokersOf(t).join(',');
+    byCluster.set(key, [...(byCluster.get(key) ?? []), t]);
+  }
+  for (const [key, clusterTriggers] of byCluster) {
+    const brokers = key.split(',');
+    const admin = await ClusterAdmin.connect(createKafkaClient({ brokers, logger: o.logger, retries: o.retries ?? 5 }), brokers);
+    try {
+      const create = key === o.defaultBrokers?.join(',') ? o.createTopics : undefined;
+      await prepareTopics(admin, clusterTriggers, create, o.logger);
+      for (const t of clusterTriggers) await applyStartingPosition(admin, t, o.logger.child(t.functionName));
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  await o.invoker.prepare();
+
+  const pollers = triggers.map((trigger) =>
+    createPoller({ trigger, brokers: brokersOf(trigger), invoker: o.invoker, logger: o.logger, events: o.events, ...(o.tuning ? { tuning: o.tuning } : {}) }),
+  );
+  const started: Poller[] = [];
+  try {
+    for (const p of pollers) {
+      await p.start();
+      started.push(p);
+    }
+  } catch (e) {
+    await Promise.allSettled(started.map((p) => p.stop()));
+    throw e;
+  }
+  return {
+    pollers,
+    stop: async () => {
+      const results = await Promise.allSettled(pollers.map((p) => p.stop()));
+      for (const r of results) if (r.status === 'rejected') o.logger.error('poller did not stop cleanly', { error: r.reason });
+    },
+  };
+}
+
+async function prepareTopics(admin: ClusterAdmin, triggers: TriggerSpec[], create: { partitions: number } | undefined, logger: Logger): Promise<void> {
+  const topics = [...new Set(triggers.map((t) => t.topic))];
+  if (create) {
+    const created = await admin.ensureTopics(topics.map((topic) => ({ topic, partitions: create.partitions })));
+    for (const topic of created) logger.info('created topic', { topic, partitions: create.partitions });
+    return;
+  }
+  const missing = await admin.missingTopics(topics);
+  if (missing.length) {
+    const t = triggers.find((x) => missing.includes(x.topic))!;
+    throw new SluiceError('CONFIG_INVALID', `${t.path}.topic: topic "${t.topic}" does not exist on ${admin.brokers.join(',')}. Create it, or fix the topic name.`);
+  }
+}
