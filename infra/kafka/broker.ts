@@ -1,0 +1,193 @@
+/**
+ * A local single-node Apache Kafka (KRaft, broker + controller in one JVM) for `npm start` and
+ * the tests. Idempotent: a broker already running from the same instance directory is reused.
+ * The JVM runs detached in its own process group, so it outlives the process that started it
+ * until someone calls stop() / stopBroker() / `tsx infra/kafka/cli.ts stop`.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SluiceError, isSluiceError } from '../../framework/errors.ts';
+import {
+  instancePaths, parseKafkaVersion, renderLog4jProperties, renderServerProperties, resolveBrokerConfig,
+  type BrokerState, type InstancePaths, type ResolvedBrokerConfig,
+} from './config.ts';
+import { isOurBroker, isAlive, stopProcessGroup } from './process.ts';
+import { isPortFree, probeMetadata, waitReady } from './probe.ts';
+import { logTails } from './logs.ts';
+import { clearRecordedBroker, readRecordedBroker, writeRecordedBroker } from './state.ts';
+import { formatStorage, isFormatted } from './storage.ts';
+import { checkJava, ensureJars } from './toolchain.ts';
+
+const KAFKA_DIR = path.dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = path.resolve(KAFKA_DIR, '..', '..');
+const LIB_DIR = path.join(KAFKA_DIR, 'lib');
+const STOP_GRACE_MS = 30_000;
+
+export const KAFKA_VERSION: string = parseKafkaVersion(readFileSync(path.join(KAFKA_DIR, 'pom.xml'), 'utf8'));
+
+export interface BrokerOptions {
+  /** Where data, logs, pid and state live. Default `<repo>/.sluice/kafka`, or SLUICE_KAFKA_DIR. */
+  instanceDir?: string;
+  /** Client port on 127.0.0.1. Default 29092, or SLUICE_KAFKA_PORT. */
+  port?: number;
+  /** Controller port. Default port + 1. */
+  controllerPort?: number;
+  log?: (line: string) => void;
+  startTimeoutMs?: number;
+  /** Wipe instanceDir/data before starting a new broker (never touches a running one). */
+  freshData?: boolean;
+}
+
+export interface BrokerHandle {
+  bootstrap: string;
+  /** False when an already-running broker was reused; stop() then does nothing. */
+  startedHere: boolean;
+  logFile: string;
+  pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+export interface BrokerStatus {
+  /** The broker's process is alive. */
+  running: boolean;
+  /** It also answers a metadata request. */
+  ready: boolean;
+  bootstrap?: string;
+  pid?: number;
+  logFile: string;
+  /** The JVM's own stdout/stderr. */
+  outFile: string;
+}
+
+const defaultLog = (line: string): void => console.error(`[sluice:kafka] ${line}`);
+
+export async function ensureBroker(opts: BrokerOptions = {}): Promise<BrokerHandle> {
+  const log = opts.log ?? defaultLog;
+  try {
+    const cfg = resolveBrokerConfig(opts, process.env, REPO_ROOT);
+    const paths = instancePaths(cfg.instanceDir);
+    const running = await findRunning(paths, log);
+    if (running) return await reuse(running, cfg, paths, log);
+    return await startNew(cfg, paths, opts.freshData ?? false, log);
+  } catch (err) {
+    if (isSluiceError(err)) throw err;
+    throw new SluiceError('KAFKA_START_FAILED', err instanceof Error ? err.message : String(err), { cause: err });
+  }
+}
+
+export async function stopBroker(opts: Pick<BrokerOptions, 'instanceDir' | 'log'> = {}): Promise<boolean> {
+  const log = opts.log ?? defaultLog;
+  const paths = instancePaths(resolveBrokerConfig(opts, process.env, REPO_ROOT).instanceDir);
+  const running = await findRunning(paths, log);
+  if (!running) return false;
+  await stopAndForget(running.pid, paths, log);
+  return true;
+}
+
+export async function brokerStatus(opts: Pick<BrokerOptions, 'instanceDir' | 'port'> = {}): Promise<BrokerStatus> {
+  const cfg = resolveBrokerConfig(opts, process.env, REPO_ROOT);
+  const paths = instancePaths(cfg.instanceDir);
+  const recorded = await readRecordedBroker(paths);
+  if (recorded.kind === 'none' || !(await isOurBroker(recorded.pid, paths.serverProperties))) {
+    return { running: false, ready: false, logFile: paths.logFile, outFile: paths.outFile };
+  }
+  const bootstrap = recorded.state?.bootstrap ?? `127.0.0.1:${cfg.port}`;
+  const ready = (await probeMetadata(bootstrap)).ok;
+  return { running: true, ready, bootstrap, pid: recorded.pid, logFile: paths.logFile, outFile: paths.outFile };
+}
+
+interface Running { pid: number; state: BrokerState | undefined }
+
+/** The broker recorded in paths if it is still alive; stale records are removed. */
+async function findRunning(paths: InstancePaths, log: (line: string) => void): Promise<Running | undefined> {
+  const recorded = await readRecordedBroker(paths);
+  if (recorded.kind === 'none') return undefined;
+  if (await isOurBroker(recorded.pid, paths.serverProperties)) return { pid: recorded.pid, state: recorded.state };
+  log(`Removing stale pid file ${paths.pidFile} (pid ${recorded.pid} is not a running Kafka).`);
+  await clearRecordedBroker(paths, recorded.pid);
+  return undefined;
+}
+
+async function reuse(running: Running, cfg: ResolvedBrokerConfig, paths: InstancePaths, log: (line: string) => void): Promise<BrokerHandle> {
+  const { pid, state } = running;
+  if (state && state.port !== cfg.port) {
+    throw new Error(`The Kafka in ${cfg.instanceDir} is already running on port ${state.port}, not ${cfg.port}. Use port ${state.port}, or stop it first (npx tsx infra/kafka/cli.ts stop) to change SLUICE_KAFKA_PORT.`);
+  }
+  if (state && state.kafkaVersion !== KAFKA_VERSION) {
+    log(`The running broker is Kafka ${state.kafkaVersion}; the pom pins ${KAFKA_VERSION}. Stop it to upgrade (npx tsx infra/kafka/cli.ts stop).`);
+  }
+  const bootstrap = state?.bootstrap ?? `127.0.0.1:${cfg.port}`;
+  const ready = await waitReady(bootstrap, cfg.startTimeoutMs, Date.now(), () => isAlive(pid));
+  if (!ready.ok) {
+    throw new Error(`The Kafka already running from ${cfg.instanceDir} (pid ${pid}) does not answer at ${bootstrap}: ${ready.reason}. Stop it (npx tsx infra/kafka/cli.ts stop) and retry.\n${await logTails(paths)}`);
+  }
+  log(`Reusing Kafka at ${bootstrap} (pid ${pid}).`);
+  return { bootstrap, startedHere: false, logFile: paths.logFile, pid, stop: async () => {} };
+}
+
+async function startNew(cfg: ResolvedBrokerConfig, paths: InstancePaths, freshData: boolean, log: (line: string) => void): Promise<BrokerHandle> {
+  const java = await checkJava(process.env);
+  await ensureJars({ kafkaDir: KAFKA_DIR, libDir: LIB_DIR, version: KAFKA_VERSION, log });
+  for (const [port, what] of [[cfg.port, 'client'], [cfg.controllerPort, 'controller']] as const) {
+    if (!(await isPortFree(port))) {
+      throw new Error(`Cannot start the local Kafka: ${what} port ${port} on 127.0.0.1 is already in use by another process. Free it, or pick other ports with SLUICE_KAFKA_PORT=<port> (the controller uses port + 1), or set KAFKA_BROKERS=host:port to use an existing cluster.`);
+    }
+  }
+  if (freshData) await rm(paths.dataDir, { recursive: true, force: true });
+  await mkdir(paths.dataDir, { recursive: true });
+  await writeFile(paths.serverProperties, renderServerProperties({ port: cfg.port, controllerPort: cfg.controllerPort, dataDir: paths.dataDir }));
+  await writeFile(paths.log4jProperties, renderLog4jProperties(paths.logFile));
+  await rename(paths.logFile, paths.previousLogFile).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
+  if (!isFormatted(paths.dataDir)) {
+    const clusterId = await formatStorage({ java, libDir: LIB_DIR, serverProperties: paths.serverProperties, log4jProperties: paths.log4jProperties });
+    log(`Formatted new KRaft storage in ${paths.dataDir} (cluster ${clusterId}).`);
+  }
+
+  const started = Date.now();
+  const out = openSync(paths.outFile, 'w');
+  let exited: string | undefined;
+  let pid: number | undefined;
+  try {
+    const child = spawn(java, [
+      '-Xms256m', '-Xmx1g', '-XX:+UseG1GC', '-Djava.awt.headless=true',
+      `-Dlog4j2.configurationFile=${paths.log4jProperties}`,
+      '-cp', path.join(LIB_DIR, '*'), 'kafka.Kafka', paths.serverProperties,
+    ], { cwd: cfg.instanceDir, detached: true, stdio: ['ignore', out, out] });
+    child.once('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
+    child.once('error', (err) => (exited = `could not be spawned: ${err.message}`));
+    child.unref();
+    pid = child.pid;
+  } finally {
+    closeSync(out);
+  }
+  if (pid === undefined) throw new Error(`Could not spawn ${java} for Kafka; check JAVA_HOME and PATH.`);
+  const bootstrap = `127.0.0.1:${cfg.port}`;
+  const brokerPid = pid;
+  await writeRecordedBroker(paths, {
+    pid, bootstrap, port: cfg.port, controllerPort: cfg.controllerPort, kafkaVersion: KAFKA_VERSION, startedAt: new Date(started).toISOString(),
+  });
+
+  const ready = await waitReady(bootstrap, cfg.startTimeoutMs, started, () => exited === undefined && isAlive(brokerPid));
+  if (!ready.ok) {
+    const reason = exited ?? ready.reason;
+    await stopAndForget(brokerPid, paths, () => {}, 5_000);
+    throw new SluiceError('KAFKA_START_FAILED', `Kafka ${KAFKA_VERSION} did not start at ${bootstrap}: ${reason}.\n${await logTails(paths)}`);
+  }
+  log(`Kafka ${KAFKA_VERSION} ready at ${bootstrap} in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${pid}, logs ${paths.logFile}).`);
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => (stopping ??= stopAndForget(brokerPid, paths, log));
+  return { bootstrap, startedHere: true, logFile: paths.logFile, pid, stop };
+}
+
+async function stopAndForget(pid: number, paths: InstancePaths, log: (line: string) => void, graceMs = STOP_GRACE_MS): Promise<void> {
+  const started = Date.now();
+  log(`Stopping Kafka (pid ${pid})…`);
+  await stopProcessGroup(pid, graceMs, log);
+  await clearRecordedBroker(paths, pid);
+  log(`Kafka stopped in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}

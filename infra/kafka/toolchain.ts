@@ -1,0 +1,76 @@
+/**
+ * What the local broker needs on the machine: Java 17+ and the Kafka jars, resolved once from
+ * Maven Central by `mvn` into infra/kafka/lib/ (marked with lib/.resolved-<version>).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseJavaMajor, tailLines } from './config.ts';
+import { CommandNotFoundError, runCapture } from './run.ts';
+
+const MIN_JAVA = 17;
+const MVN_TIMEOUT_MS = 15 * 60_000;
+const USE_EXISTING = 'or set KAFKA_BROKERS=host:port to use an existing Kafka cluster instead of the local one';
+
+export function javaBinary(env: Record<string, string | undefined>): string {
+  const home = env['JAVA_HOME'];
+  if (home) {
+    const candidate = path.join(home, 'bin', process.platform === 'win32' ? 'java.exe' : 'java');
+    if (existsSync(candidate)) return candidate;
+  }
+  return 'java';
+}
+
+/** Resolves to the java binary to use; rejects with what to install when it is missing or too old. */
+export async function checkJava(env: Record<string, string | undefined>): Promise<string> {
+  const java = javaBinary(env);
+  let output: string;
+  try {
+    const result = await runCapture(java, ['-version'], { timeoutMs: 30_000 });
+    output = result.stderr + result.stdout;
+  } catch (err) {
+    if (err instanceof CommandNotFoundError) {
+      throw new Error(`The local Kafka broker needs Java ${MIN_JAVA} or newer, but \`${java}\` was not found. Install a JDK ${MIN_JAVA}+ (e.g. \`apt-get install openjdk-17-jre-headless\` or \`brew install openjdk@17\`) and put it on PATH or set JAVA_HOME, ${USE_EXISTING}.`, { cause: err });
+    }
+    throw err;
+  }
+  const major = parseJavaMajor(output);
+  if (major === undefined) {
+    throw new Error(`Could not read the Java version from \`${java} -version\`:\n${output.trim()}\nInstall a JDK ${MIN_JAVA}+ and set JAVA_HOME to it, ${USE_EXISTING}.`);
+  }
+  if (major < MIN_JAVA) {
+    throw new Error(`The local Kafka broker needs Java ${MIN_JAVA} or newer, but \`${java}\` is Java ${major}. Install a JDK ${MIN_JAVA}+ and set JAVA_HOME to it, ${USE_EXISTING}.`);
+  }
+  return java;
+}
+
+/** Makes sure libDir holds the jars for `version`; runs mvn in kafkaDir only the first time. */
+export async function ensureJars(p: { kafkaDir: string; libDir: string; version: string; log: (line: string) => void }): Promise<void> {
+  const marker = path.join(p.libDir, `.resolved-${p.version}`);
+  if (existsSync(marker)) return;
+  p.log(`Resolving Apache Kafka ${p.version} from Maven Central (first run only)…`);
+  const started = Date.now();
+  // Jars of another version left in lib/ would end up on the same classpath: start empty.
+  await rm(p.libDir, { recursive: true, force: true });
+  await mkdir(p.libDir, { recursive: true });
+  const args = ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${p.libDir}`, '-DincludeScope=runtime'];
+  let result;
+  try {
+    result = await runCapture('mvn', args, { cwd: p.kafkaDir, timeoutMs: MVN_TIMEOUT_MS });
+  } catch (err) {
+    if (err instanceof CommandNotFoundError) {
+      throw new Error(`The local Kafka broker is resolved from Maven Central with Maven, but \`mvn\` was not found. Install Maven 3.8+ (e.g. \`apt-get install maven\` or \`brew install maven\`), ${USE_EXISTING}.`, { cause: err });
+    }
+    throw err;
+  }
+  if (result.code !== 0) {
+    const output = tailLines(`${result.stdout}\n${result.stderr}`.trim(), 30);
+    throw new Error(`\`mvn ${args.join(' ')}\` failed in ${p.kafkaDir} (exit ${result.code ?? result.signal}). Check network access to Maven Central and the pom, ${USE_EXISTING}.\n${output}`);
+  }
+  const jars = (await readdir(p.libDir)).filter((f) => f.endsWith('.jar'));
+  if (!jars.some((f) => f.startsWith(`kafka_2.13-${p.version}`))) {
+    throw new Error(`mvn finished but ${p.libDir} has no kafka_2.13-${p.version}.jar (found ${jars.length} jars); check infra/kafka/pom.xml.`);
+  }
+  await writeFile(marker, `${new Date().toISOString()}\n`);
+  p.log(`Resolved ${jars.length} jars in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
