@@ -1,0 +1,46 @@
+/** Bad input fails at start with a message that names what is wrong and what to change. */
+import { describe, expect, it } from 'vitest';
+import { createLocalInvoker } from '../../framework/invoke/local.ts';
+import { Instrumentation } from '../../framework/observe/events.ts';
+import { runService } from '../../framework/poller/service-runner.ts';
+import { FIXTURES, recorderTrigger } from '../support/harness.ts';
+import { testLogger } from '../support/kafka.ts';
+
+const invokerFor = (handler: string) =>
+  createLocalInvoker({
+    rootDir: FIXTURES, service: 's', stage: 'test', region: 'us-east-1', logger: testLogger, output: () => undefined,
+    functions: [{ functionName: 'broken', handler, memorySizeMb: 128, environment: {} }],
+  });
+
+describe('bad input', () => {
+  it('refuses a handler file that does not exist, naming where it looked', async () => {
+    const invoker = invokerFor('functions/missing.handler');
+    await expect(invoker.prepare()).rejects.toThrow(/functions\.broken\.handler: no file for "functions\/missing\.handler": looked for functions\/missing\{\.ts,.*\}/);
+    await invoker.close();
+  });
+
+  it('refuses a handler export that does not exist, listing what the file exports', async () => {
+    const invoker = invokerFor('functions/no-export.handler');
+    await expect(invoker.prepare()).rejects.toThrow(/functions\.broken\.handler: functions\/no-export\.ts has no exported function "handler" \(it exports: somethingElse\)/);
+    await invoker.close();
+  });
+
+  it('refuses a handler string without an export name', async () => {
+    const invoker = invokerFor('functions/recorder');
+    await expect(invoker.prepare()).rejects.toThrow(/is not of the form <file>\.<export>/);
+    await invoker.close();
+  });
+
+  it('gives up on unreachable brokers after bounded retries, saying what to check', async () => {
+    const trigger = { ...recorderTrigger({ topic: 'never' }, '/dev/null'), bootstrapServers: ['127.0.0.1:1'] };
+    const invoker = invokerFor('functions/recorder.handler');
+    const started = Date.now();
+    const error = await runService({ triggers: [trigger], invoker, logger: testLogger, events: new Instrumentation(), retries: 2 }).catch((e: unknown) => e);
+    const tookMs = Date.now() - started;
+    console.log(`[bad-input] unreachable brokers reported after ${tookMs} ms`);
+    expect(error).toMatchObject({ code: 'BROKER_UNREACHABLE' });
+    expect((error as Error).message).toMatch(/Cannot reach Kafka at 127\.0\.0\.1:1 .*KAFKA_BROKERS/);
+    expect(tookMs).toBeLessThan(30_000);
+    await invoker.close();
+  });
+});

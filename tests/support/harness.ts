@@ -1,0 +1,100 @@
+/**
+ * Runs the real poller (group member, local invoker, worker threads) for one trigger whose
+ * handler is tests/fixtures/functions/recorder.ts, and reads back what the handler saw.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SelfManagedKafkaEvent } from 'aws-lambda';
+import type { TriggerSpec } from '../../framework/config/types.ts';
+import { createLocalInvoker } from '../../framework/invoke/local.ts';
+import { Instrumentation } from '../../framework/observe/events.ts';
+import { runService, type RunningService } from '../../framework/poller/service-runner.ts';
+import type { GroupTuning } from '../../framework/poller/tuning.ts';
+import { brokers, testLogger, uniqueName } from './kafka.ts';
+
+export const FIXTURES = fileURLToPath(new URL('../fixtures', import.meta.url));
+
+export interface Seen {
+  requestId: string;
+  at: number;
+  event: SelfManagedKafkaEvent;
+}
+
+export interface Harness {
+  trigger: TriggerSpec;
+  events: Instrumentation;
+  recordFile: string;
+  /** Every invocation the handler started, in order. */
+  seen(): Seen[];
+  /** awsRequestIds of invocations that returned. */
+  completed(): string[];
+  /** This member's assignment (topic -> partitions) at each join, from the first. */
+  joins: Array<Record<string, number[]>>;
+  stop(): Promise<void>;
+}
+
+export interface RecorderOptions extends Partial<Omit<TriggerSpec, 'environment'>> {
+  topic: string;
+  env?: Record<string, string>;
+  tuning?: Partial<GroupTuning>;
+  /** Share a record file between runs (restart tests). */
+  recordFile?: string;
+}
+
+export function recorderTrigger(o: RecorderOptions, recordFile: string): TriggerSpec {
+  const { env, tuning: _tuning, recordFile: _file, ...rest } = o;
+  return {
+    functionName: 'recorder',
+    handler: 'functions/recorder.handler',
+    timeoutMs: 30_000,
+    memorySizeMb: 256,
+    bootstrapServers: brokers(),
+    batchSize: 100,
+    maximumBatchingWindowMs: 0,
+    startingPosition: 'TRIM_HORIZON',
+    consumerGroupId: uniqueName('group'),
+    enabled: true,
+    path: 'functions.recorder.events[0].sluice',
+    ...rest,
+    environment: { RECORD_FILE: recordFile, ...env },
+  };
+}
+
+export async function startRecorder(o: RecorderOptions): Promise<Harness> {
+  const recordFile = o.recordFile ?? join(mkdtempSync(join(tmpdir(), 'sluice-test-')), 'seen.jsonl');
+  const trigger = recorderTrigger(o, recordFile);
+  const events = new Instrumentation();
+  const joins: Array<Record<string, number[]>> = [];
+  events.on('group.join', (e) => joins.push(e.assignment));
+  const invoker = createLocalInvoker({
+    rootDir: FIXTURES, service: 'sluice-tests', stage: 'test', region: 'us-east-1', logger: testLogger, output: () => undefined,
+    functions: [{ functionName: trigger.functionName, handler: trigger.handler, memorySizeMb: trigger.memorySizeMb, environment: trigger.environment }],
+  });
+  let running: RunningService;
+  try {
+    running = await runService({ triggers: [trigger], invoker, logger: testLogger, events, ...(o.tuning ? { tuning: o.tuning } : {}) });
+  } catch (e) {
+    await invoker.close();
+    throw e;
+  }
+  return {
+    trigger,
+    events,
+    recordFile,
+    joins,
+    seen: () => readLines(recordFile).map((l) => JSON.parse(l) as Seen),
+    completed: () => readLines(`${recordFile}.done`),
+    stop: async () => {
+      await running.stop();
+      await invoker.close();
+    },
+  };
+}
+
+function readLines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+export const recordsOf = (s: Seen) => Object.values(s.event.records).flat();

@@ -1,0 +1,59 @@
+/** Real-broker helpers for integration tests: unique names, topics, producing, committed offsets. */
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { ClusterAdmin, type PartitionOffsets } from '../../framework/kafka/admin.ts';
+import { createKafkaClient } from '../../framework/kafka/client.ts';
+import { RecordProducer, type OutgoingRecord } from '../../framework/kafka/producer.ts';
+import { createLogger } from '../../framework/observe/logger.ts';
+
+export const testLogger = createLogger('test', process.env.SLUICE_LOG_LEVEL ? {} : { level: 'warn' });
+
+export function brokers(): string[] {
+  return inject('kafkaBrokers').split(',');
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+}
+
+export const kafka = () => createKafkaClient({ brokers: brokers(), logger: testLogger, retries: 3 });
+
+export async function withAdmin<T>(fn: (admin: ClusterAdmin) => Promise<T>): Promise<T> {
+  const admin = await ClusterAdmin.connect(kafka(), brokers());
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export async function createTopic(topic: string, partitions: number): Promise<void> {
+  await withAdmin((a) => a.ensureTopics([{ topic, partitions }]));
+}
+
+export async function deleteTopic(topic: string): Promise<void> {
+  await withAdmin((a) => a.deleteTopics([topic])).catch(() => undefined);
+}
+
+export async function produce(topic: string, records: OutgoingRecord[]): Promise<void> {
+  const producer = await RecordProducer.connect(kafka());
+  try {
+    for (let i = 0; i < records.length; i += 1000) await producer.send(topic, records.slice(i, i + 1000));
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+export async function offsets(groupId: string, topic: string): Promise<PartitionOffsets[]> {
+  return withAdmin((a) => a.offsets(groupId, topic));
+}
+
+/** Polls `check` until it returns true; fails with `what` after `timeoutMs`. */
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000, everyMs = 200): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
