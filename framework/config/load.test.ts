@@ -51,6 +51,10 @@ describe('resolveService', () => {
           startingPosition: 'TRIM_HORIZON',
           consumerGroupId: 'sluice-shop-orders',
           enabled: true,
+          maxPollIntervalMs: 300_000,
+          sessionTimeoutMs: 30_000,
+          heartbeatIntervalMs: 3_000,
+          concurrency: 4,
           path: 'functions.orders.events[0].sluice',
         },
       ],
@@ -88,6 +92,44 @@ describe('resolveService', () => {
     expect(only(service(orders({ topic: 'o' })), { ...options, env: { KAFKA_BROKERS: ' ' } }).bootstrapServers).toBeUndefined();
   });
 
+  it('takes consumer-group tuning from the trigger, then custom.sluice, then the default', () => {
+    const custom = { custom: { sluice: { maxPollIntervalMs: '${env:POLL_INTERVAL}', sessionTimeoutMs: 45_000, concurrency: 8 } } };
+    const doc = service({
+      ...orders({ topic: 'o', sessionTimeoutMs: 20_000, heartbeatIntervalMs: 5_000 }),
+      payments: { handler: 'functions/payments.handler', events: [{ sluice: { topic: 'p' } }] },
+    }, custom);
+    const [own, shared] = resolveService(doc, { ...options, env: { POLL_INTERVAL: '600000' } }).triggers;
+    expect(own).toMatchObject({ maxPollIntervalMs: 600_000, sessionTimeoutMs: 20_000, heartbeatIntervalMs: 5_000, concurrency: 8 });
+    expect(shared).toMatchObject({ maxPollIntervalMs: 600_000, sessionTimeoutMs: 45_000, heartbeatIntervalMs: 3_000, concurrency: 8 });
+  });
+
+  it('checks the tuning rules after defaults, in the same ConfigError, once per rule and place', () => {
+    const doc = service({
+      ...orders({ topic: 'o', heartbeatIntervalMs: 5_000, sessionTimeoutMs: 10_000 }, { timeout: 300 }),
+      payments: { handler: 'functions/payments.handler', events: [{ sluice: { topic: 'p' } }, { sluice: { topic: 'q' } }] },
+    }, { provider: { name: 'aws', timeout: 60 }, custom: { sluice: { maxPollIntervalMs: 60_000, sessionTimeoutMs: 90_000 } } });
+    expect(errorOf(() => resolveService(doc, options)).split('\n')).toEqual([
+      'serverless.yml: 4 problems with the Sluice configuration:',
+      '  - functions.orders.events[0].sluice: heartbeatIntervalMs 5000 is not below a third of sessionTimeoutMs 10000. ' +
+        'Lower heartbeatIntervalMs to at most 3333, or raise sessionTimeoutMs to at least 15001.',
+      '  - functions.orders: timeout 300 s does not fit in maxPollIntervalMs 60000 (custom.sluice) with its safety margin of 6000 ms: ' +
+        "an invocation could outlast the member's poll interval and get it removed from the group. " +
+        "Raise maxPollIntervalMs to at least 333333, or lower the function's timeout to at most 54 s.",
+      '  - functions.payments: timeout 60 s does not fit in maxPollIntervalMs 60000 (custom.sluice) with its safety margin of 6000 ms: ' +
+        "an invocation could outlast the member's poll interval and get it removed from the group. " +
+        "Raise maxPollIntervalMs to at least 66667, or lower the function's timeout to at most 54 s.",
+      '  - custom.sluice: sessionTimeoutMs 90000 is above maxPollIntervalMs 60000: Kafka needs the rebalance timeout (maxPollIntervalMs) ' +
+        'to be at least the session timeout. Lower sessionTimeoutMs to at most 60000, or raise maxPollIntervalMs to at least 90000.',
+    ]);
+  });
+
+  it('checks no tuning rule while custom.sluice itself is invalid', () => {
+    const doc = service(orders({ topic: 'o' }, { timeout: 300 }), { custom: { sluice: { maxPollIntervalMs: 600_000, concurrency: 0 } } });
+    expect(errorOf(() => resolveService(doc, options)).split('\n').slice(1)).toEqual([
+      expect.stringMatching(/^ {2}- custom\.sluice\.concurrency: must be at least 1 \(got 0\)\. concurrency is /),
+    ]);
+  });
+
   it('ignores functions without sluice events and other event types; returns disabled triggers', () => {
     const doc = service({
       api: { handler: 'functions/api.handler', events: [{ http: { path: '/', method: 'get' } }] },
@@ -121,7 +163,7 @@ describe('resolveService', () => {
     const lines = errorOf(() => resolveService(doc, options)).split('\n');
     expect(lines[0]).toBe('serverless.yml: 5 problems with the Sluice configuration:');
     expect(lines.slice(1)).toEqual([
-      '  - custom.sluice: unknown property "brokers". Allowed properties: bootstrapServers.',
+      '  - custom.sluice: unknown property "brokers". Allowed properties: bootstrapServers, maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency.',
       '  - functions.orders.events[0].sluice: unknown property "batchsize". Did you mean "batchSize"?',
       '  - functions.orders.events[0].sluice.batchSize: must be at most 10000 (got 10001). batchSize is the number of records per invocation, 1–10000.',
       '  - functions.payments: missing required property "handler" (the handler to invoke, e.g. functions/payments.handler).',

@@ -4,6 +4,7 @@ import { parseDocument } from 'yaml';
 import { ConfigError, isConfigError } from '../errors.ts';
 import { parseBrokers } from './brokers.ts';
 import { formatPath, getAt, isPlainObject, showValue, type PathSegment } from './path.ts';
+import type { GroupTuningInput } from './schema.ts';
 import { buildTrigger, functionSettings, type FunctionInput } from './trigger.ts';
 import type { ServiceSpec, TriggerSpec } from './types.ts';
 import { checkSluiceCustom, checkSluiceEvent } from './validate.ts';
@@ -100,7 +101,8 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
       memorySize: value(read('provider', 'memorySize')),
       environment: value(read('provider', 'environment')),
     });
-  const customBrokers = serviceBrokers(read('custom', 'sluice'), problems);
+  const custom = serviceSettings(read('custom', 'sluice'), problems);
+  const customBrokers = custom.brokers;
   let envBrokers: { brokers: string[] | undefined } | undefined; // parsed only if a trigger needs it
   const fallbackBrokers = () => customBrokers ?? (envBrokers ??= { brokers: kafkaBrokersEnv(env, problems) }).brokers;
 
@@ -126,28 +128,39 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
       problems.push(...checked.problems);
       if (checked.value === undefined) continue;
       const brokers = checked.value.bootstrapServers === undefined ? fallbackBrokers() : undefined;
-      const built = buildTrigger(settings.settings, checked.value, { service, path: at, fallbackBrokers: brokers });
+      const built = buildTrigger(settings.settings, checked.value, {
+        service,
+        path: at,
+        fallbackBrokers: brokers,
+        serviceTuning: custom.tuning,
+      });
       problems.push(...built.problems);
       triggers.push(built.trigger);
     }
   }
-  if (problems.length > 0) {
-    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-    throw new ConfigError(`${file}: ${count} with the Sluice configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  // A rule broken by a custom.sluice value is found once per trigger that uses it: say it once.
+  const unique = [...new Set(problems)];
+  if (unique.length > 0) {
+    const count = unique.length === 1 ? '1 problem' : `${unique.length} problems`;
+    throw new ConfigError(`${file}: ${count} with the Sluice configuration:\n${unique.map((p) => `  - ${p}`).join('\n')}`);
   }
   return { service, stage, region, rootDir: path.resolve(options.rootDir), triggers };
 }
 
-/** `custom.sluice` validated; its brokers, for triggers that name none. */
-function serviceBrokers(custom: unknown, problems: string[]): string[] | undefined {
-  if (custom === FAILED) return undefined;
+/**
+ * `custom.sluice` validated: its brokers, for triggers that name none, and its consumer-group
+ * tuning, for values triggers leave out (undefined when custom.sluice is invalid; see buildTrigger).
+ */
+function serviceSettings(custom: unknown, problems: string[]): { brokers: string[] | undefined; tuning: GroupTuningInput | undefined } {
+  if (custom === FAILED) return { brokers: undefined, tuning: undefined };
   const checked = checkSluiceCustom(custom, 'custom.sluice');
   problems.push(...checked.problems);
-  const servers = checked.value?.bootstrapServers;
-  if (servers === undefined) return undefined;
+  if (checked.value === undefined) return { brokers: undefined, tuning: undefined };
+  const { bootstrapServers: servers, ...tuning } = checked.value;
+  if (servers === undefined) return { brokers: undefined, tuning };
   const parsed = parseBrokers(servers, 'custom.sluice.bootstrapServers');
   problems.push(...parsed.problems);
-  return parsed.brokers;
+  return { brokers: parsed.brokers, tuning };
 }
 
 /** `KAFKA_BROKERS`, comma-separated; unset or empty means the local broker. */

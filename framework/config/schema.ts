@@ -5,9 +5,11 @@
  * the same objects (framework/config/validate.ts). Every `description` is also the "how to
  * fix" sentence of the error message for that property, so keep it a full sentence.
  *
- * Defaults (applied in trigger.ts, not by the validator) are listed as `default` annotations
- * where they are constant; `consumerGroupId` defaults to `sluice-<service>-<function>` and
- * `maximumBatchingWindow` to 500 ms (AWS's Kafka default), which integer seconds cannot express.
+ * Defaults (applied in trigger.ts and group.ts, not by the validator) are listed as `default`
+ * annotations where they are constant; `consumerGroupId` defaults to `sluice-<service>-<function>`
+ * and `maximumBatchingWindow` to 500 ms (AWS's Kafka default), which integer seconds cannot express.
+ * The consumer-group tuning may also be set service-wide in `custom.sluice`; the rules that
+ * relate its values to each other and to the function's timeout are checked in group.ts.
  */
 
 const HOST = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)`;
@@ -29,6 +31,58 @@ export const bootstrapServersSchema = {
     { type: 'array', minItems: 1, items: { type: 'string', pattern: BROKER_PATTERN } },
   ],
 } as const;
+
+/** Ranges of Sluice's consumer-group tuning (group.ts checks how the values relate). */
+export const GROUP_LIMITS = {
+  maxPollIntervalMs: { minimum: 1_000, maximum: 3_600_000, default: 300_000 },
+  sessionTimeoutMs: { minimum: 1_000, maximum: 3_600_000, default: 30_000 },
+  heartbeatIntervalMs: { minimum: 100, maximum: 1_200_000, default: 3_000 },
+  concurrency: { minimum: 1, maximum: 100, default: 4 },
+} as const;
+
+/**
+ * Sluice's own consumer-group tuning, the same on a `sluice:` event and in `custom.sluice`
+ * except for what an omitted value falls back to.
+ */
+function groupTuningSchema(scope: 'event' | 'custom') {
+  const omit = (name: keyof typeof GROUP_LIMITS) =>
+    scope === 'event'
+      ? `omit it for custom.sluice.${name}, else ${GROUP_LIMITS[name].default}`
+      : `omit it for ${GROUP_LIMITS[name].default}`;
+  const range = (name: keyof typeof GROUP_LIMITS) => `${GROUP_LIMITS[name].minimum}–${GROUP_LIMITS[name].maximum}`;
+  return {
+    maxPollIntervalMs: {
+      description:
+        `maxPollIntervalMs is how long the member may stay away from the group protocol, in ms ` +
+        `(the rebalance timeout; Java's max.poll.interval.ms), an integer ${range('maxPollIntervalMs')} ` +
+        `that leaves room for the function's timeout; ${omit('maxPollIntervalMs')}.`,
+      type: 'integer',
+      ...GROUP_LIMITS.maxPollIntervalMs,
+    },
+    sessionTimeoutMs: {
+      description:
+        `sessionTimeoutMs is how long the group waits for a heartbeat before it removes the member, in ms, ` +
+        `an integer ${range('sessionTimeoutMs')} that the broker also allows (group.min/max.session.timeout.ms); ` +
+        `${omit('sessionTimeoutMs')}.`,
+      type: 'integer',
+      ...GROUP_LIMITS.sessionTimeoutMs,
+    },
+    heartbeatIntervalMs: {
+      description:
+        `heartbeatIntervalMs is how often the member sends a heartbeat, in ms, an integer ${range('heartbeatIntervalMs')} ` +
+        `below a third of sessionTimeoutMs; ${omit('heartbeatIntervalMs')}.`,
+      type: 'integer',
+      ...GROUP_LIMITS.heartbeatIntervalMs,
+    },
+    concurrency: {
+      description:
+        `concurrency is how many partitions of a trigger one poller processes at the same time, ` +
+        `an integer ${range('concurrency')}; ${omit('concurrency')}.`,
+      type: 'integer',
+      ...GROUP_LIMITS.concurrency,
+    },
+  } as const;
+}
 
 export const STARTING_POSITIONS = ['LATEST', 'TRIM_HORIZON', 'AT_TIMESTAMP'] as const;
 
@@ -83,6 +137,7 @@ export const sluiceEventSchema = {
       type: 'boolean',
       default: true,
     },
+    ...groupTuningSchema('event'),
   },
   required: ['topic'],
   additionalProperties: false,
@@ -98,12 +153,21 @@ export const sluiceCustomSchema = {
   type: 'object',
   properties: {
     bootstrapServers: bootstrapServersSchema,
+    ...groupTuningSchema('custom'),
   },
   additionalProperties: false,
 } as const;
 
+/** Sluice's consumer-group tuning as written, on an event or in `custom.sluice` (before defaults). */
+export interface GroupTuningInput {
+  maxPollIntervalMs?: number;
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  concurrency?: number;
+}
+
 /** A `sluice:` event as the schema admits it (before defaults). */
-export interface SluiceEventInput {
+export interface SluiceEventInput extends GroupTuningInput {
   topic: string;
   bootstrapServers?: string | string[];
   batchSize?: number;
@@ -115,6 +179,6 @@ export interface SluiceEventInput {
 }
 
 /** `custom.sluice` as the schema admits it. */
-export interface SluiceCustomInput {
+export interface SluiceCustomInput extends GroupTuningInput {
   bootstrapServers?: string | string[];
 }

@@ -1,6 +1,7 @@
 import { parseBrokers } from './brokers.ts';
+import { groupSettings } from './group.ts';
 import { isPlainObject, showValue } from './path.ts';
-import type { SluiceEventInput } from './schema.ts';
+import type { GroupTuningInput, SluiceEventInput } from './schema.ts';
 import type { TriggerSpec } from './types.ts';
 
 /**
@@ -58,6 +59,11 @@ export interface TriggerContext {
   path: string;
   /** From `custom.sluice.bootstrapServers`, else KAFKA_BROKERS, already parsed; undefined = the local broker. */
   fallbackBrokers: string[] | undefined;
+  /**
+   * `custom.sluice`'s consumer-group tuning, for values the event leaves out; undefined when
+   * custom.sluice is invalid (already reported), which skips the cross-field rules (group.ts).
+   */
+  serviceTuning: GroupTuningInput | undefined;
 }
 
 export function buildTrigger(
@@ -67,6 +73,7 @@ export function buildTrigger(
 ): { trigger: TriggerSpec; problems: string[] } {
   const own = event.bootstrapServers === undefined ? undefined : parseBrokers(event.bootstrapServers, `${context.path}.bootstrapServers`);
   const startingPosition = event.startingPosition ?? 'TRIM_HORIZON';
+  const group = groupSettings(event, context.serviceTuning, { path: context.path, functionName: fn.functionName, timeoutMs: fn.timeoutMs });
   const trigger: TriggerSpec = {
     ...fn,
     topic: event.topic,
@@ -77,12 +84,13 @@ export function buildTrigger(
     startingPosition,
     consumerGroupId: event.consumerGroupId ?? `sluice-${context.service}-${fn.functionName}`,
     enabled: event.enabled ?? true,
+    ...group.settings,
     path: context.path,
   };
   if (startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp !== undefined) {
     trigger.startingPositionTimestampMs = Math.round(event.startingPositionTimestamp * 1000);
   }
-  return { trigger, problems: own?.problems ?? [] };
+  return { trigger, problems: [...(own?.problems ?? []), ...group.problems] };
 }
 
 /** A positive number (numeric strings from `${env:…}` accepted), undefined when not set. */

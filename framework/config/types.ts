@@ -30,6 +30,22 @@ export interface TriggerSpec {
   /** Default `sluice-<service>-<functionName>`: stable across restarts, unlike a random id. */
   consumerGroupId: string;
   enabled: boolean;
+  /**
+   * How long the member may stay away from the group protocol, in ms: sent as the rebalance
+   * timeout in JoinGroup (Java's max.poll.interval.ms). The function's timeout plus a safety
+   * margin fits in it (framework/chunking/budget.ts). Event, else `custom.sluice`, else 300000.
+   */
+  maxPollIntervalMs: number;
+  /**
+   * How long the group waits for a heartbeat before removing the member, in ms; at most
+   * `maxPollIntervalMs`. The broker's group.min/max.session.timeout.ms are checked at start,
+   * not here. Event, else `custom.sluice`, else 30000.
+   */
+  sessionTimeoutMs: number;
+  /** How often the member heartbeats, in ms; below a third of `sessionTimeoutMs`. Event, else `custom.sluice`, else 3000. */
+  heartbeatIntervalMs: number;
+  /** Partitions of this trigger one poller processes at the same time (1–100). Event, else `custom.sluice`, else 4. */
+  concurrency: number;
   /** Where the trigger was declared, for messages: `functions.orders.events[0].sluice`. */
   path: string;
 }

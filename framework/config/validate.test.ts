@@ -12,7 +12,7 @@ describe('sluice event schema', () => {
     const validate = serverlessAjv.compile(sluiceEventSchema);
     expect(validate({ topic: 'orders', bootstrapServers: 'a:9092,b:9092', batchSize: 10 })).toBe(true);
     expect(validate({ topic: 'orders', batchsize: 10 })).toBe(false);
-    expect(serverlessAjv.compile(sluiceCustomSchema)({ bootstrapServers: ['a:9092'] })).toBe(true);
+    expect(serverlessAjv.compile(sluiceCustomSchema)({ bootstrapServers: ['a:9092'], maxPollIntervalMs: 600_000 })).toBe(true);
   });
 
   it('accepts a full trigger and returns it', () => {
@@ -25,6 +25,10 @@ describe('sluice event schema', () => {
       startingPositionTimestamp: 1_700_000_000,
       consumerGroupId: 'orders/processor:v1+a=b.c@d*',
       enabled: false,
+      maxPollIntervalMs: 600_000,
+      sessionTimeoutMs: 45_000,
+      heartbeatIntervalMs: 5_000,
+      concurrency: 16,
     };
     expect(checkSluiceEvent(event, AT)).toEqual({ value: event, problems: [] });
   });
@@ -45,7 +49,8 @@ describe('sluice event schema', () => {
   it('lists the allowed names when nothing is close', () => {
     expect(problemsOf({ topic: 'orders', retries: 3 })).toEqual([
       `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, maximumBatchingWindow, ` +
-        'startingPosition, startingPositionTimestamp, consumerGroupId, enabled.',
+        'startingPosition, startingPositionTimestamp, consumerGroupId, enabled, maxPollIntervalMs, sessionTimeoutMs, ' +
+        'heartbeatIntervalMs, concurrency.',
     ]);
   });
 
@@ -86,6 +91,32 @@ describe('sluice event schema', () => {
     );
   });
 
+  it('refuses consumer-group tuning out of range, with the range and the fallback', () => {
+    const hints = {
+      maxPollIntervalMs:
+        "maxPollIntervalMs is how long the member may stay away from the group protocol, in ms (the rebalance timeout; Java's " +
+        "max.poll.interval.ms), an integer 1000–3600000 that leaves room for the function's timeout; omit it for custom.sluice.maxPollIntervalMs, else 300000.",
+      sessionTimeoutMs:
+        'sessionTimeoutMs is how long the group waits for a heartbeat before it removes the member, in ms, an integer 1000–3600000 ' +
+        'that the broker also allows (group.min/max.session.timeout.ms); omit it for custom.sluice.sessionTimeoutMs, else 30000.',
+      heartbeatIntervalMs:
+        'heartbeatIntervalMs is how often the member sends a heartbeat, in ms, an integer 100–1200000 below a third of sessionTimeoutMs; ' +
+        'omit it for custom.sluice.heartbeatIntervalMs, else 3000.',
+      concurrency:
+        'concurrency is how many partitions of a trigger one poller processes at the same time, an integer 1–100; omit it for custom.sluice.concurrency, else 4.',
+    };
+    const ranges = { maxPollIntervalMs: [1_000, 3_600_000], sessionTimeoutMs: [1_000, 3_600_000], heartbeatIntervalMs: [100, 1_200_000], concurrency: [1, 100] };
+    for (const [name, [min = 0, max = 0]] of Object.entries(ranges)) {
+      const hint = hints[name as keyof typeof hints];
+      expect(problemsOf({ topic: 'orders', [name]: min - 1 })).toEqual([`${AT}.${name}: must be at least ${min} (got ${min - 1}). ${hint}`]);
+      expect(problemsOf({ topic: 'orders', [name]: max + 1 })).toEqual([`${AT}.${name}: must be at most ${max} (got ${max + 1}). ${hint}`]);
+      expect(problemsOf({ topic: 'orders', [name]: min })).toEqual([]);
+      expect(problemsOf({ topic: 'orders', [name]: max })).toEqual([]);
+    }
+    expect(problemsOf({ topic: 'orders', concurrency: 2.5 })[0]).toContain(`${AT}.concurrency: must be an integer (got 2.5).`);
+    expect(checkSluiceEvent({ topic: 'orders', maxPollIntervalMs: '600000' }, AT).value).toEqual({ topic: 'orders', maxPollIntervalMs: 600_000 });
+  });
+
   it('refuses a bad consumerGroupId', () => {
     expect(problemsOf({ topic: 'orders', consumerGroupId: 'my group' })).toEqual([
       `${AT}.consumerGroupId: must contain only letters, digits and -/*:_+=.@ (got "my group"). ` +
@@ -106,11 +137,24 @@ describe('sluice event schema', () => {
 });
 
 describe('custom.sluice schema', () => {
-  it('accepts bootstrapServers and nothing else', () => {
-    expect(checkSluiceCustom({ bootstrapServers: 'a:9092' }).problems).toEqual([]);
+  it('accepts bootstrapServers and the consumer-group tuning, nothing else', () => {
+    const tuning = { maxPollIntervalMs: 600_000, sessionTimeoutMs: 45_000, heartbeatIntervalMs: 5_000, concurrency: 16 };
+    expect(checkSluiceCustom({ bootstrapServers: 'a:9092', ...tuning })).toEqual({ value: { bootstrapServers: 'a:9092', ...tuning }, problems: [] });
     expect(checkSluiceCustom(undefined).value).toEqual({});
     expect(checkSluiceCustom({ bootstrapServer: 'a:9092' }).problems).toEqual([
       'custom.sluice: unknown property "bootstrapServer". Did you mean "bootstrapServers"?',
     ]);
+  });
+
+  it('refuses tuning out of range, saying what an omitted value falls back to', () => {
+    expect(checkSluiceCustom({ concurrency: 0, heartbeatIntervalMs: 99 }).problems).toEqual([
+      'custom.sluice.heartbeatIntervalMs: must be at least 100 (got 99). heartbeatIntervalMs is how often the member sends a heartbeat, ' +
+        'in ms, an integer 100–1200000 below a third of sessionTimeoutMs; omit it for 3000.',
+      'custom.sluice.concurrency: must be at least 1 (got 0). concurrency is how many partitions of a trigger one poller processes ' +
+        'at the same time, an integer 1–100; omit it for 4.',
+    ]);
+    expect(checkSluiceCustom({ maxPollIntervalMs: 3_600_001 }).problems[0]).toMatch(
+      /^custom\.sluice\.maxPollIntervalMs: must be at most 3600000 \(got 3600001\)\. maxPollIntervalMs is .*; omit it for 300000\.$/,
+    );
   });
 });

@@ -30,8 +30,8 @@ export interface Harness {
   seen(): Seen[];
   /** awsRequestIds of invocations that returned. */
   completed(): string[];
-  /** This member's assignment (topic -> partitions) at each join, from the first. */
-  joins: Array<Record<string, number[]>>;
+  /** This member's joins, from the first: when, and its assignment (topic -> partitions). */
+  joins: Array<{ at: number; assignment: Record<string, number[]> }>;
   stop(): Promise<void>;
 }
 
@@ -56,6 +56,10 @@ export function recorderTrigger(o: RecorderOptions, recordFile: string): Trigger
     startingPosition: 'TRIM_HORIZON',
     consumerGroupId: uniqueName('group'),
     enabled: true,
+    maxPollIntervalMs: 300_000,
+    sessionTimeoutMs: 30_000,
+    heartbeatIntervalMs: 3_000,
+    concurrency: 4,
     path: 'functions.recorder.events[0].sluice',
     ...rest,
     environment: { RECORD_FILE: recordFile, ...env },
@@ -66,8 +70,8 @@ export async function startRecorder(o: RecorderOptions): Promise<Harness> {
   const recordFile = o.recordFile ?? join(mkdtempSync(join(tmpdir(), 'sluice-test-')), 'seen.jsonl');
   const trigger = recorderTrigger(o, recordFile);
   const events = new Instrumentation();
-  const joins: Array<Record<string, number[]>> = [];
-  events.on('group.join', (e) => joins.push(e.assignment));
+  const joins: Harness['joins'] = [];
+  events.on('group.join', (e) => joins.push({ at: Date.now(), assignment: e.assignment }));
   const invoker = createLocalInvoker({
     rootDir: FIXTURES, service: 'sluice-tests', stage: 'test', region: 'us-east-1', logger: testLogger, output: () => undefined,
     functions: [{ functionName: trigger.functionName, handler: trigger.handler, memorySizeMb: trigger.memorySizeMb, environment: trigger.environment }],
