@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { chunkFitsBudget, maxTimeoutFor, minPollIntervalFor, safetyMarginMs } from './budget.ts';
+
+describe('poll-interval budget', () => {
+  it('reserves 10% of the interval, at least a second', () => {
+    expect(safetyMarginMs(300_000)).toBe(30_000);
+    expect(safetyMarginMs(5_000)).toBe(1_000);
+    expect(maxTimeoutFor(300_000)).toBe(270_000);
+  });
+
+  it('minPollIntervalFor is the smallest interval that fits the timeout', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 900_000 }), (timeout) => {
+        const interval = minPollIntervalFor(timeout);
+        expect(maxTimeoutFor(interval)).toBeGreaterThanOrEqual(timeout);
+        expect(maxTimeoutFor(interval - 1)).toBeLessThan(timeout);
+      }),
+    );
+  });
+
+  it('lets a chunk start only if its worst case ends inside the interval less the margin', () => {
+    const base = { fetchedAt: 0, timeoutMs: 2_000, maxPollIntervalMs: 4_500 };
+    expect(chunkFitsBudget({ ...base, now: 0 })).toBe(true);
+    expect(chunkFitsBudget({ ...base, now: 1_500 })).toBe(true);
+    expect(chunkFitsBudget({ ...base, now: 1_501 })).toBe(false);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 600_000 }), fc.integer({ min: 1, max: 300_000 }), fc.integer({ min: 1_000, max: 900_000 }), (elapsed, timeoutMs, maxPollIntervalMs) => {
+        const fits = chunkFitsBudget({ fetchedAt: 1_000, now: 1_000 + elapsed, timeoutMs, maxPollIntervalMs });
+        expect(fits).toBe(elapsed + timeoutMs <= maxPollIntervalMs - safetyMarginMs(maxPollIntervalMs));
+      }),
+    );
+  });
+});
