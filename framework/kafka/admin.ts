@@ -1,5 +1,5 @@
 /** Cluster admin the framework needs: reachability, topics, offsets. */
-import type { Admin, Kafka } from 'kafkajs';
+import { ConfigResourceTypes, type Admin, type Kafka } from 'kafkajs';
 import { SluiceError } from '../errors.ts';
 import { describeCause } from './client.ts';
 
@@ -42,6 +42,26 @@ export class ClusterAdmin {
       topics: missing.map((r) => ({ topic: r.topic, numPartitions: r.partitions ?? 1, replicationFactor: -1 })),
     });
     return missing.map((r) => r.topic);
+  }
+
+  /**
+   * The session timeouts the brokers accept (group.min/max.session.timeout.ms). Kafka's
+   * defaults when the cluster does not let us read its configuration.
+   */
+  async sessionTimeoutBounds(): Promise<{ min: number; max: number }> {
+    const fallback = { min: 6_000, max: 1_800_000 };
+    try {
+      const { brokers } = await this.admin.describeCluster();
+      const names = ['group.min.session.timeout.ms', 'group.max.session.timeout.ms'];
+      const { resources } = await this.admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [{ type: ConfigResourceTypes.BROKER, name: String(brokers[0]!.nodeId), configNames: names }],
+      });
+      const entries = new Map(resources[0]?.configEntries.map((e) => [e.configName, Number(e.configValue)]) ?? []);
+      return { min: entries.get(names[0]!) ?? fallback.min, max: entries.get(names[1]!) ?? fallback.max };
+    } catch {
+      return fallback;
+    }
   }
 
   async missingTopics(topics: string[]): Promise<string[]> {

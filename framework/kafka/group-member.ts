@@ -2,12 +2,21 @@
  * One consumer-group member for one topic, built on kafkajs's runner but exposing only what
  * the poller needs: per-partition batches it can heartbeat from, commit exactly, and pause.
  * Offsets are never auto-committed; the poller commits after an invocation succeeded.
+ *
+ * Rebalance safety lives here. The first heartbeat that learns of a rebalance marks the whole
+ * member as rebalancing: no batch starts another chunk, in-flight ones finish and commit (the
+ * coordinator still accepts the current generation's commits while it waits for this member),
+ * and only then is the rebalance handed back to kafkajs, which rejoins. A commit for a
+ * partition this member no longer owns is never sent (kafkajs does not check; nor does Kafka).
  */
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { KafkaRecord } from '../event/record.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
+import { GroupState, isRebalance } from './group-state.ts';
 import { toKafkaRecord } from './records.ts';
+
+export type CommitResult = { ok: true } | { ok: false; reason: 'not-owned' | 'refused'; error?: Error };
 
 export interface PartitionBatch {
   readonly topic: string;
@@ -15,10 +24,12 @@ export interface PartitionBatch {
   readonly records: KafkaRecord[];
   /** Offset of the next record to be written to the partition. */
   readonly highWatermark: number;
+  /** When the fetch that returned these records completed (epoch ms): the poll-interval budget starts here. */
+  readonly fetchedAt: number;
   /** Keeps the session alive; a rebalance it learns of makes isActive() false instead of throwing. */
   heartbeat(): Promise<void>;
-  /** Marks everything before `nextOffset` as done and commits it to the group coordinator. */
-  commit(nextOffset: number): Promise<void>;
+  /** Commits `nextOffset` for this partition, if the member still owns it and the coordinator accepts. */
+  commit(nextOffset: number): Promise<CommitResult>;
   /** False once the member is stopping, the partition was re-seeked, or a rebalance began. */
   isActive(): boolean;
   /** Stops fetching this partition for `ms`, then resumes it (records are fetched again from the last commit). */
@@ -61,11 +72,15 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     maxBytesPerPartition: o.maxBytesPerPartition,
     allowAutoTopicCreation: false,
   });
+  const state = new GroupState(o.groupId, o.events);
   const resumeTimers = new Set<NodeJS.Timeout>();
-  let memberId = '';
+  let lastFetchAt = Date.now();
 
+  consumer.on(consumer.events.FETCH, () => {
+    lastFetchAt = Date.now();
+  });
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-    memberId = payload.memberId;
+    state.joined(payload.memberId, payload.memberAssignment);
     o.events.emit('group.join', {
       groupId: o.groupId,
       memberId: payload.memberId,
@@ -84,28 +99,36 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
 
   const eachBatch = async (p: EachBatchPayload): Promise<void> => {
     const { topic, partition } = p.batch;
-    let rebalance: Error | undefined;
+    const generation = state.generation;
     const batch: PartitionBatch = {
       topic,
       partition,
       records: p.batch.messages.map((m) => toKafkaRecord(topic, partition, m)),
       highWatermark: Number(p.batch.highWatermark),
+      fetchedAt: lastFetchAt,
       heartbeat: async () => {
-        if (rebalance) return;
+        if (state.rebalance) return;
         try {
           await p.heartbeat();
           o.events.emit('poller.heartbeat', { groupId: o.groupId, ok: true });
         } catch (e) {
           o.events.emit('poller.heartbeat', { groupId: o.groupId, ok: false });
           if (!isRebalance(e)) throw e;
-          rebalance = e as Error;
+          state.rebalancing(e as Error, `heartbeat during ${topic}-${partition}`);
         }
       },
       commit: async (nextOffset) => {
-        p.resolveOffset(String(nextOffset - 1));
-        await p.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(nextOffset) }] }] });
+        if (!state.owns(topic, partition, generation)) return { ok: false, reason: 'not-owned' };
+        try {
+          p.resolveOffset(String(nextOffset - 1));
+          await p.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(nextOffset) }] }] });
+          return { ok: true };
+        } catch (e) {
+          if (isRebalance(e)) state.rebalancing(e as Error, `commit of ${topic}-${partition}`);
+          return { ok: false, reason: 'refused', error: e as Error };
+        }
       },
-      isActive: () => rebalance === undefined && p.isRunning() && !p.isStale(),
+      isActive: () => !state.rebalance && state.generation === generation && p.isRunning() && !p.isStale(),
       pauseFor: (ms) => {
         const resume = p.pause();
         const timer = setTimeout(() => {
@@ -117,7 +140,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     };
     await o.onBatch(batch);
     // Hand the rebalance back to kafkajs only now, after in-flight work was committed.
-    if (rebalance) throw rebalance;
+    if (state.rebalance) throw state.rebalance;
   };
 
   return {
@@ -130,7 +153,6 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
         partitionsConsumedConcurrently: o.concurrency,
         eachBatch,
       });
-      o.logger.debug('member running', { groupId: o.groupId, memberId });
     },
     async stop() {
       for (const t of resumeTimers) clearTimeout(t);
@@ -138,9 +160,4 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       await consumer.disconnect();
     },
   };
-}
-
-function isRebalance(e: unknown): boolean {
-  const type = (e as { type?: string } | null)?.type;
-  return type === 'REBALANCE_IN_PROGRESS' || type === 'NOT_COORDINATOR_FOR_GROUP' || type === 'ILLEGAL_GENERATION' || type === 'UNKNOWN_MEMBER_ID';
 }

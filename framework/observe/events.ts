@@ -7,10 +7,19 @@ import { EventEmitter } from 'node:events';
 export interface SluiceEvents {
   'group.join': { groupId: string; memberId: string; isLeader: boolean; assignment: Record<string, number[]>; durationMs: number };
   'group.rebalancing': { groupId: string; memberId: string };
+  /** A heartbeat or commit learned that the group is rebalancing: no new chunk starts. */
+  'group.rebalance_detected': { groupId: string; memberId: string; where: string; reason: string };
+  /** This member rejoined after a rebalance it had detected. */
+  'group.rebalanced': { groupId: string; memberId: string; durationMs: number; assignment: Record<string, number[]> };
   'group.crash': { groupId: string; error: Error; restart: boolean };
   'poller.batch_received': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; lag: number };
-  'poller.chunk_start': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number };
-  'poller.chunk_end': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; ok: boolean; durationMs: number; error?: string };
+  'poller.chunk_start': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number };
+  'poller.chunk_end': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number; ok: boolean; durationMs: number; error?: string };
+  /** The next chunk would not end inside the poll interval: back to the group first. */
+  'poller.budget_exhausted': { functionName: string; topic: string; partition: number; nextOffset: number; elapsedMs: number; timeoutMs: number; maxPollIntervalMs: number };
+  /** A record whose event alone exceeds the payload limit. */
+  'poller.record_oversized': { functionName: string; topic: string; partition: number; offset: number; bytes: number; limit: number };
+  'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused'; error?: string };
   'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number };
   'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number };
   'poller.heartbeat': { groupId: string; ok: boolean };

@@ -13,7 +13,13 @@ export function attachTerminalView(events: Instrumentation, write: (line: string
       const parts = Object.entries(e.assignment).map(([t, ps]) => `${t}[${ps.join(',')}]`).join(' ') || 'no partitions';
       line(`⇄ group ${e.groupId}: joined as ${e.isLeader ? 'leader' : 'member'}, assigned ${parts} (${e.durationMs} ms)`);
     }),
-    events.on('group.rebalancing', (e) => line(`⇄ group ${e.groupId}: rebalancing`)),
+    events.on('group.rebalance_detected', (e) => line(`⇄ group ${e.groupId}: rebalance begun (seen by ${e.where}); finishing in-flight chunks before rejoining`)),
+    events.on('group.rebalanced', (e) => line(`⇄ group ${e.groupId}: rejoined ${e.durationMs} ms after the rebalance began`)),
+    events.on('poller.budget_exhausted', (e) =>
+      line(`⏸ ${e.functionName} ${e.topic}-${e.partition}: next chunk (timeout ${e.timeoutMs} ms) would outlast the poll interval (${e.elapsedMs}/${e.maxPollIntervalMs} ms used); back to the group first`),
+    ),
+    events.on('poller.record_oversized', (e) => line(`✗ ${e.functionName} ${e.topic}-${e.partition}@${e.offset}: ${e.bytes} bytes exceed the ${e.limit}-byte payload limit; set aside`)),
+    events.on('poller.commit_refused', (e) => line(`! ${e.functionName} ${e.topic}-${e.partition}: commit @ ${e.offset} not done (${e.reason})`)),
     events.on('poller.chunk_start', (e) =>
       line(`▸ ${e.functionName} ← ${e.topic}-${e.partition} ${e.count} record${e.count === 1 ? '' : 's'}, ${offsets(e.firstOffset, e.lastOffset)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`),
     ),

@@ -4,7 +4,7 @@
  * is consumed), then starts one poller per trigger. Stopping lets in-flight work finish.
  */
 import type { TriggerSpec } from '../config/types.ts';
-import { SluiceError } from '../errors.ts';
+import { ConfigError, SluiceError } from '../errors.ts';
 import type { Invoker } from '../invoke/types.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient } from '../kafka/client.ts';
@@ -52,6 +52,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     const brokers = key.split(',');
     const admin = await ClusterAdmin.connect(createKafkaClient({ brokers, logger: o.logger, retries: o.retries ?? 5 }), brokers);
     try {
+      checkSessionTimeouts(clusterTriggers, await admin.sessionTimeoutBounds(), brokers);
       const create = key === o.defaultBrokers?.join(',') ? o.createTopics : undefined;
       await prepareTopics(admin, clusterTriggers, create, o.logger);
       for (const t of clusterTriggers) await applyStartingPosition(admin, t, o.logger.child(t.functionName));
@@ -82,6 +83,18 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
       for (const r of results) if (r.status === 'rejected') o.logger.error('poller did not stop cleanly', { error: r.reason });
     },
   };
+}
+
+/** The broker refuses a JoinGroup whose session timeout is outside its bounds; say so at start instead. */
+function checkSessionTimeouts(triggers: TriggerSpec[], bounds: { min: number; max: number }, brokers: string[]): void {
+  const problems = triggers
+    .filter((t) => t.sessionTimeoutMs < bounds.min || t.sessionTimeoutMs > bounds.max)
+    .map(
+      (t) =>
+        `${t.path}.sessionTimeoutMs: ${t.sessionTimeoutMs} is outside what the brokers at ${brokers.join(',')} accept, ${bounds.min}–${bounds.max} ms ` +
+        `(group.min.session.timeout.ms / group.max.session.timeout.ms). Set sessionTimeoutMs within that range, or change those broker settings.`,
+    );
+  if (problems.length) throw new ConfigError(problems.join('\n'));
 }
 
 async function prepareTopics(admin: ClusterAdmin, triggers: TriggerSpec[], create: { partitions: number } | undefined, logger: Logger): Promise<void> {

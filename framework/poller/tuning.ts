@@ -17,18 +17,23 @@ export interface GroupTuning {
   concurrency: number;
 }
 
-export const DEFAULT_GROUP = { sessionTimeoutMs: 30_000, heartbeatIntervalMs: 3_000, maxPollIntervalMs: 300_000, concurrency: 4 };
-
-/** Fetch waits stay well inside the session so kafkajs's between-fetch heartbeats keep it alive. */
+/** Fetch waits with no window stay short so an idle member notices new records at once. */
 const IDLE_FETCH_WAIT_MS = 1_000;
 
-export function groupTuning(trigger: Pick<TriggerSpec, 'maximumBatchingWindowMs'>, base = DEFAULT_GROUP): GroupTuning {
-  const window = trigger.maximumBatchingWindowMs;
-  const waitCap = Math.floor(base.sessionTimeoutMs / 3);
+type TuningInput = Pick<TriggerSpec, 'maximumBatchingWindowMs' | 'sessionTimeoutMs' | 'heartbeatIntervalMs' | 'maxPollIntervalMs' | 'concurrency'>;
+
+export function groupTuning(t: TuningInput): GroupTuning {
+  const window = t.maximumBatchingWindowMs;
+  // kafkajs heartbeats between fetches: a fetch may not hold the member past a third of its session.
+  const waitCap = Math.floor(t.sessionTimeoutMs / 3);
   return {
-    ...base,
+    sessionTimeoutMs: t.sessionTimeoutMs,
+    heartbeatIntervalMs: t.heartbeatIntervalMs,
+    maxPollIntervalMs: t.maxPollIntervalMs,
+    concurrency: t.concurrency,
     maxWaitTimeMs: window === 0 ? IDLE_FETCH_WAIT_MS : Math.min(window, waitCap),
     minBytes: window === 0 ? 1 : 1024 * 1024,
-    maxBytesPerPartition: 4 * 1024 * 1024,
+    // More than one invocation's worth (6 MB), so a fetch keeps the next chunk ready.
+    maxBytesPerPartition: 8 * 1024 * 1024,
   };
 }
