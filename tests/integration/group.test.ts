@@ -29,8 +29,8 @@ describe('consumer group', () => {
     harnesses.push(b);
 
     await waitFor('all committed', async () => (await offsets(group, topic)).every((p) => p.committed === p.logEnd), 120_000);
-    const lastA = a.joins.at(-1)?.[topic] ?? [];
-    const lastB = b.joins.at(-1)?.[topic] ?? [];
+    const lastA = a.joins.at(-1)?.assignment[topic] ?? [];
+    const lastB = b.joins.at(-1)?.assignment[topic] ?? [];
     console.log(`[group] after rebalance: member A ${JSON.stringify(lastA)}, member B ${JSON.stringify(lastB)}`);
     expect(lastA.length).toBeGreaterThan(0);
     expect(lastB.length).toBeGreaterThan(0);
