@@ -1,5 +1,8 @@
 /** Cluster admin the framework needs: reachability, topics, offsets. */
-import { ConfigResourceTypes, type Admin, type Kafka } from 'kafkajs';
+import kafkajs, { type Admin, type Kafka } from 'kafkajs';
+
+// Node's ESM loader cannot see this one among kafkajs's CommonJS named exports.
+const { ConfigResourceTypes } = kafkajs;
 import { SluiceError } from '../errors.ts';
 import { describeCause } from './client.ts';
 
