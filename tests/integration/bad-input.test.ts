@@ -31,6 +31,14 @@ describe('bad input', () => {
     await invoker.close();
   });
 
+  it('refuses a session timeout the broker would not accept, naming the range and the broker settings', async () => {
+    const trigger = { ...recorderTrigger({ topic: 'never' }, '/dev/null'), sessionTimeoutMs: 3_000, heartbeatIntervalMs: 500 };
+    const invoker = invokerFor('functions/recorder.handler');
+    const error = await runService({ triggers: [trigger], invoker, logger: testLogger, events: new Instrumentation() }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/functions\.recorder\.events\[0\]\.sluice\.sessionTimeoutMs: 3000 is outside what the brokers at .* accept, 6000–1800000 ms \(group\.min\.session\.timeout\.ms/);
+    await invoker.close();
+  });
+
   it('gives up on unreachable brokers after bounded retries, saying what to check', async () => {
     const trigger = { ...recorderTrigger({ topic: 'never' }, '/dev/null'), bootstrapServers: ['127.0.0.1:1'] };
     const invoker = invokerFor('functions/recorder.handler');
