@@ -55,6 +55,14 @@ describe('resolveService', () => {
           sessionTimeoutMs: 30_000,
           heartbeatIntervalMs: 3_000,
           concurrency: 4,
+          failure: {
+            maximumRetryAttempts: -1,
+            maximumRecordAgeMs: undefined,
+            bisectBatchOnFunctionError: false,
+            reportBatchItemFailures: false,
+            onFailure: undefined,
+          },
+          filterPatterns: [],
           path: 'functions.orders.events[0].sluice',
         },
       ],
@@ -127,6 +135,55 @@ describe('resolveService', () => {
     const doc = service(orders({ topic: 'o' }, { timeout: 300 }), { custom: { sluice: { maxPollIntervalMs: 600_000, concurrency: 0 } } });
     expect(errorOf(() => resolveService(doc, options)).split('\n').slice(1)).toEqual([
       expect.stringMatching(/^ {2}- custom\.sluice\.concurrency: must be at least 1 \(got 0\)\. concurrency is /),
+    ]);
+  });
+
+  it('resolves the failure policy and filter patterns, maps and JSON strings alike', () => {
+    const amount = { value: { amount: [{ numeric: ['>', 10] }] } };
+    const trigger = only(service(orders({
+      topic: 'orders',
+      maximumRetryAttempts: '${env:RETRIES}',
+      maximumRecordAgeInSeconds: 600,
+      bisectBatchOnFunctionError: true,
+      functionResponseType: 'ReportBatchItemFailures',
+      destinationConfig: { onFailure: { destination: 'kafka://orders-failed' } },
+      filterPatterns: [amount, '{"value":{"region":[{"prefix":"eu-"}]}}'],
+    })), { ...options, env: { RETRIES: '2' } });
+    expect(trigger.failure).toEqual({
+      maximumRetryAttempts: 2,
+      maximumRecordAgeMs: 600_000,
+      bisectBatchOnFunctionError: true,
+      reportBatchItemFailures: true,
+      onFailure: { kind: 'kafka', uri: 'kafka://orders-failed', topic: 'orders-failed' },
+    });
+    expect(trigger.filterPatterns).toEqual([amount, { value: { region: [{ prefix: 'eu-' }] } }]);
+  });
+
+  it('checks the failure-policy rules and filter patterns after defaults, in the same ConfigError', () => {
+    const doc = service({
+      ...orders({ topic: 'orders', maximumRetryAttempts: 3, filterPatterns: [{ value: { a: [1] } }, '{ value: [1] }'] }),
+      payments: { handler: 'functions/payments.handler', events: [{ sluice: { topic: 'payments', destinationConfig: { onFailure: { destination: 'kafka://payments' } } } }] },
+    });
+    const lines = errorOf(() => resolveService(doc, options)).split('\n');
+    expect(lines[0]).toBe('serverless.yml: 3 problems with the Sluice configuration:');
+    expect(lines.slice(1)).toEqual([
+      '  - functions.orders.events[0].sluice: maximumRetryAttempts 3 is set without destinationConfig.onFailure.destination: ' +
+        'Sluice never drops a record, so a record that exhausts its retries needs somewhere to go. Add ' +
+        'destinationConfig.onFailure.destination (e.g. kafka://orders-failed), or remove maximumRetryAttempts to retry until the handler succeeds.',
+      expect.stringMatching(/^ {2}- functions\.orders\.events\[0\]\.sluice\.filterPatterns\[1\]: must be valid JSON: .+ \(got "\{ value: \[1\] \}"\)\. filterPatterns lists/),
+      "  - functions.payments.events[0].sluice.destinationConfig.onFailure.destination: must not be the trigger's own topic \"payments\": " +
+        'failed records would be consumed again and fail in a loop (got "kafka://payments"). Pick another topic, e.g. kafka://payments-failed.',
+    ]);
+  });
+
+  it('refuses a destination that is not a supported URI or ARN, listing the accepted forms', () => {
+    const doc = service(orders({ topic: 'orders', maximumRetryAttempts: 3, destinationConfig: { onFailure: { destination: 'sqs://orders-failed' } } }));
+    expect(errorOf(() => resolveService(doc, options)).split('\n')).toEqual([
+      'serverless.yml: 1 problem with the Sluice configuration:',
+      '  - functions.orders.events[0].sluice.destinationConfig.onFailure.destination: must be kafka://<topic> or an SQS queue, ' +
+        'SNS topic or S3 bucket ARN (got "sqs://orders-failed"). destination is where records go that fail every retry or expire: ' +
+        'kafka://<topic> (e.g. kafka://orders-failed), an SQS queue ARN (e.g. arn:aws:sqs:us-east-1:123456789012:orders-failed), ' +
+        'an SNS topic ARN (e.g. arn:aws:sns:us-east-1:123456789012:orders-failed) or an S3 bucket ARN (e.g. arn:aws:s3:::orders-failed).',
     ]);
   });
 
@@ -220,6 +277,32 @@ describe('loadService', () => {
     const spec = await loadService({ rootDir: dir, env: {} });
     expect(spec.rootDir).toBe(dir);
     expect(spec.triggers[0]).toMatchObject({ topic: 'orders', batchSize: 500, timeoutMs: 30_000, consumerGroupId: 'orders-processor' });
+  });
+
+  it('reads filter patterns and a destination as the Serverless Framework documents them', async () => {
+    await writeFile(path.join(dir, 'filters.yml'), [
+      'service: shop',
+      'functions:',
+      '  orders:',
+      '    handler: functions/orders.handler',
+      '    events:',
+      '      - sluice:',
+      '          topic: orders',
+      '          maximumRetryAttempts: 2',
+      '          destinationConfig:',
+      '            onFailure:',
+      '              destination: arn:aws:sqs:eu-west-1:123456789012:orders-failed.fifo',
+      '          filterPatterns:',
+      '            - value:',
+      '                amount:',
+      "                  - numeric: ['>', 10]",
+      '            - \'{"value": {"status": ["ERROR"]}}\'',
+    ].join('\n'));
+    const [trigger] = (await loadService({ rootDir: dir, file: 'filters.yml', env: {} })).triggers;
+    expect(trigger?.filterPatterns).toEqual([{ value: { amount: [{ numeric: ['>', 10] }] } }, { value: { status: ['ERROR'] } }]);
+    expect(trigger?.failure.onFailure).toEqual({
+      kind: 'sqs', uri: 'arn:aws:sqs:eu-west-1:123456789012:orders-failed.fifo', region: 'eu-west-1', accountId: '123456789012', name: 'orders-failed.fifo',
+    });
   });
 
   it('names file, line and column of a YAML syntax error', async () => {

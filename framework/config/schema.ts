@@ -1,3 +1,5 @@
+import { DESTINATION_FORMS, DESTINATION_PATTERN, TOPIC_NAME } from './destination.ts';
+
 /**
  * JSON schemas for what users write in serverless.yml (DESIGN §2.6). Plain draft-07 objects:
  * the Serverless plugin registers them with `configSchemaHandler.defineFunctionEvent('aws',
@@ -5,11 +7,12 @@
  * the same objects (framework/config/validate.ts). Every `description` is also the "how to
  * fix" sentence of the error message for that property, so keep it a full sentence.
  *
- * Defaults (applied in trigger.ts and group.ts, not by the validator) are listed as `default`
+ * Defaults (applied in trigger.ts, group.ts and failure.ts, not by the validator) are listed as `default`
  * annotations where they are constant; `consumerGroupId` defaults to `sluice-<service>-<function>`
  * and `maximumBatchingWindow` to 500 ms (AWS's Kafka default), which integer seconds cannot express.
  * The consumer-group tuning may also be set service-wide in `custom.sluice`; the rules that
- * relate its values to each other and to the function's timeout are checked in group.ts.
+ * relate its values to each other and to the function's timeout are checked in group.ts, and
+ * those of the failure policy (a destination for every limit, no loop) in failure.ts.
  */
 
 const HOST = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)`;
@@ -86,6 +89,75 @@ function groupTuningSchema(scope: 'event' | 'custom') {
 
 export const STARTING_POSITIONS = ['LATEST', 'TRIM_HORIZON', 'AT_TIMESTAMP'] as const;
 
+/** Ranges of the failure policy, as AWS's Kafka event source mapping (-1 means no limit). */
+export const FAILURE_LIMITS = {
+  maximumRetryAttempts: { minimum: -1, maximum: 10_000, default: -1 },
+  maximumRecordAgeInSeconds: { minimum: 60, maximum: 604_800, default: -1 },
+} as const;
+
+/** Patterns per trigger at most (AWS's default quota is 5, raisable to 10). */
+export const MAX_FILTER_PATTERNS = 10;
+
+export const FILTER_PATTERNS_DESCRIPTION =
+  `filterPatterns lists up to ${MAX_FILTER_PATTERNS} AWS event-filtering patterns, each a map or a JSON string of one, ` +
+  'e.g. [{ value: { amount: [{ numeric: [">", 10] }] } }]; a record is invoked when it matches any of them, ' +
+  'and committed without an invocation otherwise; omit it to invoke every record.';
+
+/** AWS's Kafka failure settings (DESIGN §2.5); failure.ts applies defaults and the rules between them. */
+const failurePolicySchema = {
+  maximumRetryAttempts: {
+    description:
+      'maximumRetryAttempts is how many times a failed batch is retried before its records go to ' +
+      'destinationConfig.onFailure.destination: an integer 0–10000, which needs that destination, or -1, the default, ' +
+      'to retry until the record expires (maximumRecordAgeInSeconds); with a destination, -1 means 10 retries, as on AWS.',
+    type: 'integer',
+    ...FAILURE_LIMITS.maximumRetryAttempts,
+  },
+  maximumRecordAgeInSeconds: {
+    description:
+      'maximumRecordAgeInSeconds is how old a record may get before it goes to destinationConfig.onFailure.destination ' +
+      'instead of being retried: an integer 60–604800 (7 days), which needs that destination, or -1, the default, for no limit.',
+    type: 'integer',
+    default: FAILURE_LIMITS.maximumRecordAgeInSeconds.default,
+    anyOf: [
+      { const: -1 },
+      { minimum: FAILURE_LIMITS.maximumRecordAgeInSeconds.minimum, maximum: FAILURE_LIMITS.maximumRecordAgeInSeconds.maximum },
+    ],
+  },
+  bisectBatchOnFunctionError: {
+    description:
+      'bisectBatchOnFunctionError is true or false: true splits a failed batch in two and retries each half, ' +
+      'so one bad record does not hold back the others; default false.',
+    type: 'boolean',
+    default: false,
+  },
+  functionResponseType: {
+    description:
+      'functionResponseType: ReportBatchItemFailures lets the handler return { batchItemFailures: [{ itemIdentifier }] } ' +
+      'so that only the records from the lowest failed one on are retried; omit it to retry the whole batch.',
+    enum: ['ReportBatchItemFailures'],
+  },
+  destinationConfig: {
+    description:
+      'destinationConfig.onFailure.destination is where records go that fail every retry or expire, ' +
+      'e.g. destinationConfig: { onFailure: { destination: kafka://orders-failed } }.',
+    type: 'object',
+    properties: {
+      onFailure: {
+        description: 'onFailure holds the destination, e.g. onFailure: { destination: kafka://orders-failed }.',
+        type: 'object',
+        properties: {
+          destination: { description: DESTINATION_FORMS, type: 'string', pattern: DESTINATION_PATTERN },
+        },
+        required: ['destination'],
+        additionalProperties: false,
+      },
+    },
+    required: ['onFailure'],
+    additionalProperties: false,
+  },
+} as const;
+
 /** One `sluice:` function event. */
 export const sluiceEventSchema = {
   description: 'A sluice trigger is a map of properties with at least a topic, e.g. "sluice: { topic: orders }".',
@@ -94,7 +166,7 @@ export const sluiceEventSchema = {
     topic: {
       description: 'topic is the Kafka topic to consume: 1–249 letters, digits, ".", "_" or "-".',
       type: 'string',
-      pattern: '^[a-zA-Z0-9._-]{1,249}$',
+      pattern: `^${TOPIC_NAME}$`,
     },
     bootstrapServers: bootstrapServersSchema,
     batchSize: {
@@ -138,6 +210,13 @@ export const sluiceEventSchema = {
       default: true,
     },
     ...groupTuningSchema('event'),
+    ...failurePolicySchema,
+    filterPatterns: {
+      description: FILTER_PATTERNS_DESCRIPTION,
+      type: 'array',
+      maxItems: MAX_FILTER_PATTERNS,
+      items: { anyOf: [{ type: 'object' }, { type: 'string' }] },
+    },
   },
   required: ['topic'],
   additionalProperties: false,
@@ -166,8 +245,17 @@ export interface GroupTuningInput {
   concurrency?: number;
 }
 
+/** The failure policy as written (before defaults; failure.ts). */
+export interface FailurePolicyInput {
+  maximumRetryAttempts?: number;
+  maximumRecordAgeInSeconds?: number;
+  bisectBatchOnFunctionError?: boolean;
+  functionResponseType?: 'ReportBatchItemFailures';
+  destinationConfig?: { onFailure: { destination: string } };
+}
+
 /** A `sluice:` event as the schema admits it (before defaults). */
-export interface SluiceEventInput extends GroupTuningInput {
+export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
   topic: string;
   bootstrapServers?: string | string[];
   batchSize?: number;
@@ -176,6 +264,8 @@ export interface SluiceEventInput extends GroupTuningInput {
   startingPositionTimestamp?: number;
   consumerGroupId?: string;
   enabled?: boolean;
+  /** Maps, or JSON strings of maps (filters.ts parses them). */
+  filterPatterns?: Array<Record<string, unknown> | string>;
 }
 
 /** `custom.sluice` as the schema admits it. */

@@ -1,4 +1,6 @@
 import { parseBrokers } from './brokers.ts';
+import { failurePolicy } from './failure.ts';
+import { parseFilterPatterns } from './filters.ts';
 import { groupSettings } from './group.ts';
 import { isPlainObject, showValue } from './path.ts';
 import type { GroupTuningInput, SluiceEventInput } from './schema.ts';
@@ -74,6 +76,8 @@ export function buildTrigger(
   const own = event.bootstrapServers === undefined ? undefined : parseBrokers(event.bootstrapServers, `${context.path}.bootstrapServers`);
   const startingPosition = event.startingPosition ?? 'TRIM_HORIZON';
   const group = groupSettings(event, context.serviceTuning, { path: context.path, functionName: fn.functionName, timeoutMs: fn.timeoutMs });
+  const failure = failurePolicy(event, { path: context.path, topic: event.topic });
+  const filters = parseFilterPatterns(event.filterPatterns ?? [], `${context.path}.filterPatterns`);
   const trigger: TriggerSpec = {
     ...fn,
     topic: event.topic,
@@ -85,12 +89,14 @@ export function buildTrigger(
     consumerGroupId: event.consumerGroupId ?? `sluice-${context.service}-${fn.functionName}`,
     enabled: event.enabled ?? true,
     ...group.settings,
+    failure: failure.policy,
+    filterPatterns: filters.patterns,
     path: context.path,
   };
   if (startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp !== undefined) {
     trigger.startingPositionTimestampMs = Math.round(event.startingPositionTimestamp * 1000);
   }
-  return { trigger, problems: [...(own?.problems ?? []), ...group.problems] };
+  return { trigger, problems: [...(own?.problems ?? []), ...group.problems, ...failure.problems, ...filters.problems] };
 }
 
 /** A positive number (numeric strings from `${env:…}` accepted), undefined when not set. */

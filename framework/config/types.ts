@@ -2,6 +2,26 @@
 
 export type StartingPosition = 'LATEST' | 'TRIM_HORIZON' | 'AT_TIMESTAMP';
 
+/** Where records go that the failure policy gives up on (`destinationConfig.onFailure.destination`). */
+export type Destination =
+  | { kind: 'kafka'; uri: string; topic: string }
+  | { kind: 'sqs'; uri: string; region: string; accountId: string; name: string }
+  | { kind: 'sns'; uri: string; region: string; accountId: string; name: string }
+  | { kind: 's3'; uri: string; bucket: string };
+
+/** AWS's Kafka event source mapping failure settings, resolved. */
+export interface FailurePolicy {
+  /** As written: -1 means until the record expires (capped at 10 when a destination is set, as AWS). */
+  maximumRetryAttempts: number;
+  /** `maximumRecordAgeInSeconds` × 1000; undefined for -1 (records never expire). */
+  maximumRecordAgeMs: number | undefined;
+  bisectBatchOnFunctionError: boolean;
+  /** `functionResponseType: ReportBatchItemFailures`. */
+  reportBatchItemFailures: boolean;
+  /** Required when a limit is set (a retry count ≥ 0 or a record age): Sluice never drops a record. Never the trigger's own topic. */
+  onFailure: Destination | undefined;
+}
+
 /** One `sluice:` event of one function, with every default applied. */
 export interface TriggerSpec {
   /** The key under `functions:` in serverless.yml. */
@@ -46,6 +66,10 @@ export interface TriggerSpec {
   heartbeatIntervalMs: number;
   /** Partitions of this trigger one poller processes at the same time (1–100). Event, else `custom.sluice`, else 4. */
   concurrency: number;
+  /** Retries, bisection, partial batch responses, record age and the on-failure destination (framework/config/failure.ts). */
+  failure: FailurePolicy;
+  /** AWS event-filtering patterns (parsed JSON objects); empty means every record is invoked. */
+  filterPatterns: Array<Record<string, unknown>>;
   /** Where the trigger was declared, for messages: `functions.orders.events[0].sluice`. */
   path: string;
 }

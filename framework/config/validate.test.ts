@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { sluiceCustomSchema, sluiceEventSchema } from './schema.ts';
+import { DESTINATION_FORMS } from './destination.ts';
+import { FILTER_PATTERNS_DESCRIPTION, sluiceCustomSchema, sluiceEventSchema } from './schema.ts';
 import { checkSluiceCustom, checkSluiceEvent } from './validate.ts';
 
 const AT = 'functions.orders.events[0].sluice';
@@ -50,7 +51,8 @@ describe('sluice event schema', () => {
     expect(problemsOf({ topic: 'orders', retries: 3 })).toEqual([
       `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, maximumBatchingWindow, ` +
         'startingPosition, startingPositionTimestamp, consumerGroupId, enabled, maxPollIntervalMs, sessionTimeoutMs, ' +
-        'heartbeatIntervalMs, concurrency.',
+        'heartbeatIntervalMs, concurrency, maximumRetryAttempts, maximumRecordAgeInSeconds, bisectBatchOnFunctionError, ' +
+        'functionResponseType, destinationConfig, filterPatterns.',
     ]);
   });
 
@@ -133,6 +135,123 @@ describe('sluice event schema', () => {
 
   it('refuses a trigger that is not a map', () => {
     expect(problemsOf('orders')[0]).toContain(`${AT}: must be a map (got "orders"). A sluice trigger is a map`);
+  });
+});
+
+describe('sluice event schema: failure policy and filters', () => {
+  const hints = {
+    maximumRetryAttempts:
+      'maximumRetryAttempts is how many times a failed batch is retried before its records go to destinationConfig.onFailure.destination: ' +
+      'an integer 0–10000, which needs that destination, or -1, the default, to retry until the record expires ' +
+      '(maximumRecordAgeInSeconds); with a destination, -1 means 10 retries, as on AWS.',
+    maximumRecordAgeInSeconds:
+      'maximumRecordAgeInSeconds is how old a record may get before it goes to destinationConfig.onFailure.destination instead of ' +
+      'being retried: an integer 60–604800 (7 days), which needs that destination, or -1, the default, for no limit.',
+  };
+  const full = {
+    topic: 'orders',
+    maximumRetryAttempts: 10_000,
+    maximumRecordAgeInSeconds: 604_800,
+    bisectBatchOnFunctionError: true,
+    functionResponseType: 'ReportBatchItemFailures',
+    destinationConfig: { onFailure: { destination: 'arn:aws:s3:::orders-failed' } },
+    filterPatterns: [{ value: { amount: [{ numeric: ['>', 10] }] } }, '{"value":{"region":[{"prefix":"eu-"}]}}'],
+  };
+
+  it('accepts every property, also under the options the Serverless Framework validates with', () => {
+    expect(checkSluiceEvent(full, AT)).toEqual({ value: full, problems: [] });
+    const serverlessAjv = new Ajv({ allErrors: true, coerceTypes: 'array', verbose: true, strict: true, strictRequired: false });
+    expect(serverlessAjv.compile(sluiceEventSchema)(full)).toBe(true);
+  });
+
+  it('refuses maximumRetryAttempts outside -1–10000', () => {
+    expect(problemsOf({ topic: 'orders', maximumRetryAttempts: -2 })).toEqual([
+      `${AT}.maximumRetryAttempts: must be at least -1 (got -2). ${hints.maximumRetryAttempts}`,
+    ]);
+    expect(problemsOf({ topic: 'orders', maximumRetryAttempts: 10_001 })).toEqual([
+      `${AT}.maximumRetryAttempts: must be at most 10000 (got 10001). ${hints.maximumRetryAttempts}`,
+    ]);
+    expect(problemsOf({ topic: 'orders', maximumRetryAttempts: 1.5 })[0]).toBe(`${AT}.maximumRetryAttempts: must be an integer (got 1.5). ${hints.maximumRetryAttempts}`);
+    for (const ok of [-1, 0, 10_000]) expect(problemsOf({ topic: 'orders', maximumRetryAttempts: ok })).toEqual([]);
+  });
+
+  it('refuses maximumRecordAgeInSeconds other than -1 or 60–604800, in one line', () => {
+    for (const bad of [-2, 0, 59, 604_801]) {
+      expect(problemsOf({ topic: 'orders', maximumRecordAgeInSeconds: bad })).toEqual([
+        `${AT}.maximumRecordAgeInSeconds: must be -1 or 60–604800 (got ${bad}). ${hints.maximumRecordAgeInSeconds}`,
+      ]);
+    }
+    expect(problemsOf({ topic: 'orders', maximumRecordAgeInSeconds: 'soon' })).toEqual([
+      `${AT}.maximumRecordAgeInSeconds: must be an integer (got "soon"). ${hints.maximumRecordAgeInSeconds}`,
+    ]);
+    for (const ok of [-1, 60, 604_800]) expect(problemsOf({ topic: 'orders', maximumRecordAgeInSeconds: ok })).toEqual([]);
+    expect(checkSluiceEvent({ topic: 'orders', maximumRecordAgeInSeconds: '-1' }, AT).value).toEqual({ topic: 'orders', maximumRecordAgeInSeconds: -1 });
+  });
+
+  it('refuses a bisectBatchOnFunctionError or functionResponseType of another kind', () => {
+    expect(problemsOf({ topic: 'orders', bisectBatchOnFunctionError: 'yes' })).toEqual([
+      `${AT}.bisectBatchOnFunctionError: must be true or false (got "yes"). bisectBatchOnFunctionError is true or false: ` +
+        'true splits a failed batch in two and retries each half, so one bad record does not hold back the others; default false.',
+    ]);
+    expect(problemsOf({ topic: 'orders', functionResponseType: 'ReportItemFailures' })).toEqual([
+      `${AT}.functionResponseType: must be one of ReportBatchItemFailures (got "ReportItemFailures"). functionResponseType: ` +
+        'ReportBatchItemFailures lets the handler return { batchItemFailures: [{ itemIdentifier }] } so that only the records ' +
+        'from the lowest failed one on are retried; omit it to retry the whole batch.',
+    ]);
+  });
+
+  it('refuses a destination that is neither kafka:// nor a supported ARN, listing the forms', () => {
+    const at = `${AT}.destinationConfig.onFailure.destination`;
+    const problemsFor = (destination: unknown) => problemsOf({ topic: 'orders', destinationConfig: { onFailure: { destination } } });
+    expect(problemsFor('orders-failed')).toEqual([
+      `${at}: must be kafka://<topic> or an SQS queue, SNS topic or S3 bucket ARN (got "orders-failed"). ${DESTINATION_FORMS}`,
+    ]);
+    expect(problemsFor('arn:aws:sqs:us-east-1:1234:q')).toEqual([
+      `${at}: must name a 12-digit account, not "1234" (got "arn:aws:sqs:us-east-1:1234:q"). ${DESTINATION_FORMS}`,
+    ]);
+    expect(problemsFor('kafka://my topic')[0]).toContain(`${at}: must be kafka:// followed by a topic name`);
+    expect(problemsFor('arn:aws:s3:::My_Bucket')[0]).toContain(`${at}: must name a bucket of 3–63 lowercase letters`);
+    expect(DESTINATION_FORMS).toBe(
+      'destination is where records go that fail every retry or expire: kafka://<topic> (e.g. kafka://orders-failed), ' +
+        'an SQS queue ARN (e.g. arn:aws:sqs:us-east-1:123456789012:orders-failed), ' +
+        'an SNS topic ARN (e.g. arn:aws:sns:us-east-1:123456789012:orders-failed) or an S3 bucket ARN (e.g. arn:aws:s3:::orders-failed).',
+    );
+    for (const ok of ['kafka://orders-failed', 'arn:aws:sqs:us-east-1:123456789012:q', 'arn:aws:sns:us-east-1:123456789012:t', 'arn:aws:s3:::b-1']) {
+      expect(problemsFor(ok)).toEqual([]);
+    }
+  });
+
+  it('checks the shape of destinationConfig at each level', () => {
+    const shape = (destinationConfig: unknown) => problemsOf({ topic: 'orders', destinationConfig });
+    expect(shape('kafka://orders-failed')).toEqual([
+      `${AT}.destinationConfig: must be a map (got "kafka://orders-failed"). destinationConfig.onFailure.destination is where records go ` +
+        'that fail every retry or expire, e.g. destinationConfig: { onFailure: { destination: kafka://orders-failed } }.',
+    ]);
+    expect(shape({ onfailure: { destination: 'kafka://x' } })).toEqual([
+      `${AT}.destinationConfig: missing required property "onFailure" (where records go that fail every retry or expire, e.g. onFailure: { destination: kafka://orders-failed }).`,
+      `${AT}.destinationConfig: unknown property "onfailure". Did you mean "onFailure"?`,
+    ]);
+    expect(shape({ onFailure: { destination: 'kafka://x', type: 'kafka' } })).toEqual([
+      `${AT}.destinationConfig.onFailure: unknown property "type". Allowed properties: destination.`,
+    ]);
+    expect(shape({ onFailure: {} })).toEqual([
+      `${AT}.destinationConfig.onFailure: missing required property "destination" (kafka://<topic> or an SQS queue, SNS topic or S3 bucket ARN, e.g. destination: kafka://orders-failed).`,
+    ]);
+  });
+
+  it('takes filter patterns as maps or JSON strings, at most 10', () => {
+    const pattern = { value: { status: ['ERROR'] } };
+    expect(problemsOf({ topic: 'orders', filterPatterns: [pattern, JSON.stringify(pattern)] })).toEqual([]);
+    expect(problemsOf({ topic: 'orders', filterPatterns: Array.from({ length: 10 }, () => pattern) })).toEqual([]);
+    expect(problemsOf({ topic: 'orders', filterPatterns: Array.from({ length: 11 }, () => pattern) })).toEqual([
+      `${AT}.filterPatterns: must list at most 10 item(s) (got ${JSON.stringify(Array.from({ length: 11 }, () => pattern)).slice(0, 57)}...). ${FILTER_PATTERNS_DESCRIPTION}`,
+    ]);
+    expect(problemsOf({ topic: 'orders', filterPatterns: pattern })).toEqual([
+      `${AT}.filterPatterns: must be a list (got {"value":{"status":["ERROR"]}}). ${FILTER_PATTERNS_DESCRIPTION}`,
+    ]);
+    expect(problemsOf({ topic: 'orders', filterPatterns: [pattern, [pattern]] })).toEqual([
+      `${AT}.filterPatterns[1]: must be a filter pattern: a map, or a JSON string of one (got [{"value":{"status":["ERROR"]}}]). ${FILTER_PATTERNS_DESCRIPTION}`,
+    ]);
   });
 });
 

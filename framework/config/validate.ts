@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { parseDestination } from './destination.ts';
 import { isPlainObject, showValue } from './path.ts';
 import { sluiceCustomSchema, sluiceEventSchema, type SluiceCustomInput, type SluiceEventInput } from './schema.ts';
 import { closestName } from './suggest.ts';
@@ -43,8 +44,9 @@ function check<T>(validate: ValidateFunction<T>, schema: DescribedSchema, input:
 
 /**
  * Drops the noise of composite keywords: `if` failures (their `then` says what is missing), and
- * the branches of an `anyOf` that do not match the value's type. When the type matches no
- * branch, the `anyOf` error alone remains; otherwise the matching branch's errors are precise.
+ * the branches of an `anyOf` that do not match the value's type. When the type matches exactly
+ * one branch, that branch's errors are precise; when it matches none, or several (a number that
+ * is neither -1 nor in range), the `anyOf` error alone remains, worded for its property.
  */
 function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
   const dropped = new Set<ErrorObject>(errors.filter((e) => e.keyword === 'if'));
@@ -58,9 +60,9 @@ function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
       (branches.get(branch) ?? []).some((e) => e.keyword === 'type' && e.instancePath === any.instancePath);
     const fitting = [...branches.keys()].filter((b) => !wrongType(b));
     for (const [branch, branchErrors] of branches) {
-      if (fitting.length === 0 || !fitting.includes(branch)) branchErrors.forEach((e) => dropped.add(e));
+      if (fitting.length !== 1 || !fitting.includes(branch)) branchErrors.forEach((e) => dropped.add(e));
     }
-    if (fitting.length > 0) dropped.add(any);
+    if (fitting.length === 1) dropped.add(any);
   }
   return errors.filter((e) => !dropped.has(e));
 }
@@ -68,13 +70,24 @@ function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
 const REQUIRED_NOTES: Readonly<Record<string, string>> = {
   topic: 'the Kafka topic to consume',
   startingPositionTimestamp: 'startingPosition AT_TIMESTAMP needs the time to start from, in epoch seconds',
+  onFailure: 'where records go that fail every retry or expire, e.g. onFailure: { destination: kafka://orders-failed }',
+  destination: 'kafka://<topic> or an SQS queue, SNS topic or S3 bucket ARN, e.g. destination: kafka://orders-failed',
 };
 
-const PATTERN_WORDING: Readonly<Record<string, string>> = {
-  topic: 'must be a valid Kafka topic name',
-  consumerGroupId: 'must contain only letters, digits and -/*:_+=.@',
-  bootstrapServers: 'must be "host:port" or a comma-separated list of them',
-  'bootstrapServers[]': 'must be "host:port"',
+/** Keyed by where the value sits in the event: `bootstrapServers[]` is any item of the list. */
+const PATTERN_WORDING: Readonly<Record<string, (value: unknown) => string>> = {
+  topic: () => 'must be a valid Kafka topic name',
+  consumerGroupId: () => 'must contain only letters, digits and -/*:_+=.@',
+  bootstrapServers: () => 'must be "host:port" or a comma-separated list of them',
+  'bootstrapServers[]': () => 'must be "host:port"',
+  'destinationConfig.onFailure.destination': (value) =>
+    parseDestination(String(value)).problem ?? 'must be kafka://<topic> or an SQS queue, SNS topic or S3 bucket ARN',
+};
+
+const ANY_OF_WORDING: Readonly<Record<string, string>> = {
+  bootstrapServers: 'must be a list of "host:port" strings or one comma-separated string',
+  maximumRecordAgeInSeconds: 'must be -1 or 60–604800',
+  'filterPatterns[]': 'must be a filter pattern: a map, or a JSON string of one',
 };
 
 const TYPE_WORDING: Readonly<Record<string, string>> = {
@@ -89,18 +102,22 @@ const TYPE_WORDING: Readonly<Record<string, string>> = {
 function describe(e: ErrorObject, schema: DescribedSchema, path: string): string {
   const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const where = path + segments.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('');
+  const key = segments.map((s) => (/^\d+$/.test(s) ? '[]' : `.${s}`)).join('').slice(1);
   const property = segments[0];
-  const hint = (property === undefined ? schema.description : schema.properties[property]?.description) ?? '';
+  // verbose: the schema object holding the failed keyword, e.g. a nested map's, with its own properties.
+  const parent = (e.parentSchema ?? {}) as Partial<DescribedSchema>;
+  const properties = parent.properties ?? schema.properties;
+  const hint = parent.description ?? (property === undefined ? schema.description : schema.properties[property]?.description) ?? '';
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required': {
       const missing = String(params.missingProperty);
-      const note = REQUIRED_NOTES[missing] ?? schema.properties[missing]?.description ?? 'see the documentation';
+      const note = REQUIRED_NOTES[missing] ?? properties[missing]?.description.replace(/\.$/, '') ?? 'see the documentation';
       return `${where}: missing required property "${missing}" (${note}).`;
     }
     case 'additionalProperties': {
       const unknown = String(params.additionalProperty);
-      const allowed = Object.keys(schema.properties);
+      const allowed = Object.keys(properties);
       const suggestion = closestName(unknown, allowed);
       return suggestion !== undefined
         ? `${where}: unknown property "${unknown}". Did you mean "${suggestion}"?`
@@ -116,11 +133,11 @@ function describe(e: ErrorObject, schema: DescribedSchema, path: string): string
       );
     }
     default:
-      return `${where}: ${wording(e, params, property, segments.length > 1)} (got ${showValue(e.data)}). ${hint}`.trim();
+      return `${where}: ${wording(e, params, key)} (got ${showValue(e.data)}). ${hint}`.trim();
   }
 }
 
-function wording(e: ErrorObject, params: Record<string, unknown>, property: string | undefined, isItem: boolean): string {
+function wording(e: ErrorObject, params: Record<string, unknown>, key: string): string {
   switch (e.keyword) {
     case 'type':
       return `must be ${TYPE_WORDING[String(params.type)] ?? String(params.type)}`;
@@ -134,14 +151,14 @@ function wording(e: ErrorObject, params: Record<string, unknown>, property: stri
       return `must be at most ${String(params.limit)} characters long`;
     case 'minItems':
       return `must list at least ${String(params.limit)} item(s)`;
+    case 'maxItems':
+      return `must list at most ${String(params.limit)} item(s)`;
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
     case 'pattern':
-      return PATTERN_WORDING[`${property ?? ''}${isItem ? '[]' : ''}`] ?? `must match ${String(params.pattern)}`;
+      return PATTERN_WORDING[key]?.(e.data) ?? `must match ${String(params.pattern)}`;
     case 'anyOf':
-      return property === 'bootstrapServers'
-        ? 'must be a list of "host:port" strings or one comma-separated string'
-        : 'matches none of the allowed forms';
+      return ANY_OF_WORDING[key] ?? 'matches none of the allowed forms';
     default:
       return e.message ?? 'is invalid';
   }
