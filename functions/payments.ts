@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { jsonValues, type DecodedKafkaEvent } from '../framework/handler/json-values.ts';
+import { kafkaJsonDecoder, type DecodedKafkaEvent } from '../framework/handler/decode.ts';
 
 interface Payment {
   id: string;
@@ -7,14 +7,14 @@ interface Payment {
   currency: string;
 }
 
-/** A middy-wrapped handler: values are decoded from JSON before the handler sees them. */
+/** A middy-wrapped handler: keys, values (JSON) and headers are decoded before it runs. */
 const totals = async (event: DecodedKafkaEvent<Payment>): Promise<void> => {
   const byCurrency = new Map<string, number>();
-  for (const record of Object.values(event.records).flat()) {
-    if (!record.decoded) continue;
-    byCurrency.set(record.decoded.currency, (byCurrency.get(record.decoded.currency) ?? 0) + record.decoded.amount);
+  for (const { decoded } of Object.values(event.records).flat()) {
+    if (!decoded.value) continue;
+    byCurrency.set(decoded.value.currency, (byCurrency.get(decoded.value.currency) ?? 0) + decoded.value.amount);
   }
   console.log('payment totals', Object.fromEntries(byCurrency));
 };
 
-export const handler = middy<DecodedKafkaEvent<Payment>>().use(jsonValues<Payment>()).handler(totals);
+export const handler = middy<DecodedKafkaEvent<Payment>>().use(kafkaJsonDecoder<Payment>()).handler(totals);

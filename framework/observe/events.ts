@@ -17,8 +17,14 @@ export interface SluiceEvents {
   'poller.chunk_end': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number; ok: boolean; durationMs: number; error?: string };
   /** The next chunk would not end inside the poll interval: back to the group first. */
   'poller.budget_exhausted': { functionName: string; topic: string; partition: number; nextOffset: number; elapsedMs: number; timeoutMs: number; maxPollIntervalMs: number };
-  /** A record whose event alone exceeds the payload limit. */
-  'poller.record_oversized': { functionName: string; topic: string; partition: number; offset: number; bytes: number; limit: number };
+  /** A failing set split in two (bisectBatchOnFunctionError). */
+  'poller.bisected': { functionName: string; topic: string; partition: number; firstOffset: number; sizes: number[] };
+  'poller.sent_to_destination': { functionName: string; topic: string; partition: number; offsets: number[]; reason: string; destination: string; attempts: number };
+  'poller.destination_failed': { functionName: string; topic: string; partition: number; offsets: number[]; reason: string; destination: string; error: string };
+  /** A record that could not be invoked (too large) with no destination set: logged and skipped. */
+  'poller.skipped': { functionName: string; topic: string; partition: number; offsets: number[]; reason: string };
+  /** Records that matched no filter pattern: committed without an invocation. */
+  'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused'; error?: string };
   'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number };
   'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number };

@@ -18,7 +18,11 @@ export function attachTerminalView(events: Instrumentation, write: (line: string
     events.on('poller.budget_exhausted', (e) =>
       line(`⏸ ${e.functionName} ${e.topic}-${e.partition}: next chunk (timeout ${e.timeoutMs} ms) would outlast the poll interval (${e.elapsedMs}/${e.maxPollIntervalMs} ms used); back to the group first`),
     ),
-    events.on('poller.record_oversized', (e) => line(`✗ ${e.functionName} ${e.topic}-${e.partition}@${e.offset}: ${e.bytes} bytes exceed the ${e.limit}-byte payload limit; set aside`)),
+    events.on('poller.bisected', (e) => line(`½ ${e.functionName} ${e.topic}-${e.partition} from ${e.firstOffset}: split into ${e.sizes.join(' + ')} records`)),
+    events.on('poller.sent_to_destination', (e) => line(`→ ${e.functionName} ${e.topic}-${e.partition} offsets ${e.offsets.join(',')}: ${e.reason}, sent to ${e.destination}`)),
+    events.on('poller.destination_failed', (e) => line(`! ${e.functionName} ${e.topic}-${e.partition}: ${e.destination} unavailable (${e.error}); the partition waits`)),
+    events.on('poller.skipped', (e) => line(`✗ ${e.functionName} ${e.topic}-${e.partition} offsets ${e.offsets.join(',')}: ${e.reason}, no destination: skipped`)),
+    events.on('poller.filtered', (e) => line(`· ${e.functionName} ${e.topic}-${e.partition}: ${e.count} record${e.count === 1 ? '' : 's'} matched no filter pattern`)),
     events.on('poller.commit_refused', (e) => line(`! ${e.functionName} ${e.topic}-${e.partition}: commit @ ${e.offset} not done (${e.reason})`)),
     events.on('poller.chunk_start', (e) =>
       line(`▸ ${e.functionName} ← ${e.topic}-${e.partition} ${e.count} record${e.count === 1 ? '' : 's'}, ${offsets(e.firstOffset, e.lastOffset)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`),

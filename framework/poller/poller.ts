@@ -1,23 +1,26 @@
 /**
- * One trigger's loop: fetch -> chunk -> invoke -> settle -> commit. The group member hands
- * over one partition's batch at a time (partitions run concurrently, chunks of a partition in
- * order); an offset is committed only after the invocation that covered it succeeded.
- * Before each chunk the poller checks the poll-interval budget and the group's state: it
- * starts a chunk only if the chunk's worst case still ends inside the budget and no
- * rebalance has begun; otherwise it returns to the group with what is done committed.
+ * One trigger's loop: fetch -> filter -> chunk -> invoke -> settle -> commit. The group
+ * member hands over one partition's batch at a time (partitions run concurrently, the work
+ * of a partition strictly in order); the batch processor applies the failure policy and
+ * commits only what succeeded, was filtered out, or reached the on-failure destination.
  */
 import type { TriggerSpec } from '../config/types.ts';
-import { chunkFitsBudget } from '../chunking/budget.ts';
-import { MAX_PAYLOAD_BYTES, planChunks } from '../chunking/chunker.ts';
+import { MAX_PAYLOAD_BYTES } from '../chunking/chunker.ts';
 import { buildEvent } from '../event/build-event.ts';
 import { envelopeBytes } from '../event/event-size.ts';
+import { partitionKey } from '../event/record.ts';
+import { createDestination, type DestinationSender } from '../failure/destinations/index.ts';
+import { compileFilters } from '../filter/compile.ts';
 import type { Invoker } from '../invoke/types.ts';
 import { createKafkaClient } from '../kafka/client.ts';
 import { createGroupMember, type GroupMember, type PartitionBatch } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
-import { ChunkRunner } from './chunk-runner.ts';
+import { BatchProcessor } from './batch-processor.ts';
+import { ChunkInvoker } from './chunk-invoker.ts';
+import { Delivery } from './delivery.ts';
 import { groupTuning, type GroupTuning } from './tuning.ts';
+import { planWork } from './work-plan.ts';
 
 export interface PollerOptions {
   trigger: TriggerSpec;
@@ -43,30 +46,27 @@ export function createPoller(o: PollerOptions): Poller {
   const maxPayloadBytes = o.maxPayloadBytes ?? MAX_PAYLOAD_BYTES;
   const logger = o.logger.child(trigger.functionName, { group: trigger.consumerGroupId, topic: trigger.topic });
   const source = { bootstrapServers: o.brokers.join(',') };
-  const runner = new ChunkRunner({ trigger, invoker: o.invoker, events, logger, heartbeatIntervalMs: tuning.heartbeatIntervalMs, buildEvent: (records) => buildEvent(records, source) });
-  const ids = { functionName: trigger.functionName };
+  const matches = compileFilters(trigger.filterPatterns);
+  const destination: DestinationSender | undefined = trigger.failure.onFailure && createDestination(trigger.failure.onFailure, o.brokers, logger);
+  const processor = new BatchProcessor({
+    trigger,
+    maxPollIntervalMs: tuning.maxPollIntervalMs,
+    events,
+    logger,
+    invoker: new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, (records) => buildEvent(records, source)),
+    delivery: new Delivery(trigger, destination, events, logger),
+  });
 
   const onBatch = async (batch: PartitionBatch): Promise<void> => {
-    if (batch.records.length === 0) return;
     const { topic, partition, records } = batch;
+    if (records.length === 0) return;
     const last = records[records.length - 1]!.offset;
-    events.emit('poller.batch_received', { ...ids, topic, partition, count: records.length, firstOffset: records[0]!.offset, lastOffset: last, lag: Math.max(0, batch.highWatermark - last - 1) });
-
-    const steps = planChunks(records, { batchSize: trigger.batchSize, maxPayloadBytes, envelopeBytes: envelopeBytes(source, topic, partition) });
-    for (const step of steps) {
-      if (!batch.isActive()) return;
-      if (step.kind === 'oversized') {
-        if (!(await runner.setAsideOversized(batch, step.record, step.bytes, maxPayloadBytes))) return;
-        continue;
-      }
-      const now = Date.now();
-      if (!chunkFitsBudget({ fetchedAt: batch.fetchedAt, now, timeoutMs: trigger.timeoutMs, maxPollIntervalMs: tuning.maxPollIntervalMs })) {
-        events.emit('poller.budget_exhausted', { ...ids, topic, partition, nextOffset: step.records[0]!.offset, elapsedMs: now - batch.fetchedAt, timeoutMs: trigger.timeoutMs, maxPollIntervalMs: tuning.maxPollIntervalMs });
-        logger.debug('poll budget spent; back to the group before the next chunk', { partition, nextOffset: step.records[0]!.offset });
-        return;
-      }
-      if (!(await runner.run(batch, step.records, step.bytes))) return;
-    }
+    events.emit('poller.batch_received', { functionName: trigger.functionName, topic, partition, count: records.length, firstOffset: records[0]!.offset, lastOffset: last, lag: Math.max(0, batch.highWatermark - last - 1) });
+    const limits = { batchSize: trigger.batchSize, maxPayloadBytes, envelopeBytes: envelopeBytes(source, topic, partition) };
+    const work = planWork(records, matches, limits, processor.pending.get(partitionKey(topic, partition)));
+    const kept = work.reduce((n, w) => n + w.records.length, 0);
+    if (trigger.filterPatterns.length && kept < records.length) events.emit('poller.filtered', { functionName: trigger.functionName, topic, partition, count: records.length - kept });
+    await processor.process(batch, work, last + 1);
   };
 
   let member: GroupMember | undefined;
@@ -94,6 +94,7 @@ export function createPoller(o: PollerOptions): Poller {
     },
     async stop() {
       await member?.stop();
+      await destination?.close();
     },
   };
 }

@@ -98,7 +98,8 @@ function checkSessionTimeouts(triggers: TriggerSpec[], bounds: { min: number; ma
 }
 
 async function prepareTopics(admin: ClusterAdmin, triggers: TriggerSpec[], create: { partitions: number } | undefined, logger: Logger): Promise<void> {
-  const topics = [...new Set(triggers.map((t) => t.topic))];
+  const destinations = triggers.flatMap((t) => (t.failure.onFailure?.kind === 'kafka' ? [t.failure.onFailure.topic] : []));
+  const topics = [...new Set([...triggers.map((t) => t.topic), ...destinations])];
   if (create) {
     const created = await admin.ensureTopics(topics.map((topic) => ({ topic, partitions: create.partitions })));
     for (const topic of created) logger.info('created topic', { topic, partitions: create.partitions });
@@ -106,7 +107,9 @@ async function prepareTopics(admin: ClusterAdmin, triggers: TriggerSpec[], creat
   }
   const missing = await admin.missingTopics(topics);
   if (missing.length) {
-    const t = triggers.find((x) => missing.includes(x.topic))!;
-    throw new SluiceError('CONFIG_INVALID', `${t.path}.topic: topic "${t.topic}" does not exist on ${admin.brokers.join(',')}. Create it, or fix the topic name.`);
+    const t = triggers.find((x) => missing.includes(x.topic));
+    if (t) throw new SluiceError('CONFIG_INVALID', `${t.path}.topic: topic "${t.topic}" does not exist on ${admin.brokers.join(',')}. Create it, or fix the topic name.`);
+    const d = triggers.find((x) => x.failure.onFailure?.kind === 'kafka' && missing.includes(x.failure.onFailure.topic))!;
+    throw new SluiceError('CONFIG_INVALID', `${d.path}.destinationConfig.onFailure.destination: topic "${d.failure.onFailure!.uri.slice('kafka://'.length)}" does not exist on ${admin.brokers.join(',')}. Create it before starting: failed records go there.`);
   }
 }

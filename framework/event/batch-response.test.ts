@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { readBatchResponse } from './batch-response.ts';
+import type { KafkaRecord } from './record.ts';
+
+const chunk: KafkaRecord[] = [10, 11, 12, 13].map((offset) => ({
+  topic: 'orders', partition: 2, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: null, headers: [],
+}));
+const failure = (offset: unknown, partition: unknown = 'orders-2') => ({ itemIdentifier: { partition, offset } });
+
+describe('readBatchResponse', () => {
+  it.each([
+    ['nothing returned', undefined],
+    ['null', null],
+    ['an object without batchItemFailures', { ok: true }],
+    ['an empty list', { batchItemFailures: [] }],
+  ])('reads %s as success', (_what, payload) => {
+    expect(readBatchResponse(payload, chunk)).toEqual({ ok: true, failedFrom: undefined });
+  });
+
+  it('takes the lowest failed offset, as a number or a numeric string', () => {
+    expect(readBatchResponse({ batchItemFailures: [failure(12), failure(11)] }, chunk)).toEqual({ ok: true, failedFrom: 11 });
+    expect(readBatchResponse({ batchItemFailures: [failure('13')] }, chunk)).toEqual({ ok: true, failedFrom: 13 });
+  });
+
+  it.each([
+    ['a string', 'oops', /the response is "oops", not an object/],
+    ['batchItemFailures not a list', { batchItemFailures: {} }, /batchItemFailures is \{\}, not an array/],
+    ['an entry without itemIdentifier', { batchItemFailures: [{}] }, /batchItemFailures\[0\]\.itemIdentifier is missing/],
+    ['another partition', { batchItemFailures: [failure(11, 'orders-1')] }, /partition is "orders-1"; this invocation held "orders-2"/],
+    ['an offset outside the chunk', { batchItemFailures: [failure(99)] }, /offset is 99, not an offset of this invocation \(10–13\)/],
+    ['a non-numeric offset', { batchItemFailures: [failure('x')] }, /offset is "x"/],
+  ])('fails the whole chunk for %s, with the reason', (_what, payload, reason) => {
+    const read = readBatchResponse(payload, chunk);
+    expect(read.ok).toBe(false);
+    expect(!read.ok && read.reason).toMatch(reason);
+  });
+});

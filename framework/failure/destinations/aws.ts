@@ -1,0 +1,60 @@
+/**
+ * SQS, SNS and S3 on-failure destinations through AWS SDK v3. Endpoints and credentials
+ * come from the SDK's usual chain (AWS_REGION, AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_SQS, …),
+ * so a local AWS-compatible server works without code changes.
+ */
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { Destination } from '../../config/types.ts';
+import { failureDocument, type FailedRecord } from '../failed-record.ts';
+import type { DestinationSender } from './types.ts';
+
+/** SQS and SNS take messages of at most 256 KB. */
+const MESSAGE_LIMIT = 256 * 1024;
+
+export function createSqsDestination(d: Extract<Destination, { kind: 'sqs' }>): DestinationSender {
+  const client = new SQSClient({ region: d.region, maxAttempts: 2 });
+  let queueUrl: string | undefined;
+  return {
+    uri: d.uri,
+    async send(records) {
+      queueUrl ??= (await client.send(new GetQueueUrlCommand({ QueueName: d.name, QueueOwnerAWSAccountId: d.accountId }))).QueueUrl;
+      for (const f of records) await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: failureDocument(f, MESSAGE_LIMIT) }));
+    },
+    async close() {
+      client.destroy();
+    },
+  };
+}
+
+export function createSnsDestination(d: Extract<Destination, { kind: 'sns' }>): DestinationSender {
+  const client = new SNSClient({ region: d.region, maxAttempts: 2 });
+  return {
+    uri: d.uri,
+    async send(records) {
+      for (const f of records) await client.send(new PublishCommand({ TopicArn: d.uri, Message: failureDocument(f, MESSAGE_LIMIT) }));
+    },
+    async close() {
+      client.destroy();
+    },
+  };
+}
+
+export function createS3Destination(d: Extract<Destination, { kind: 's3' }>): DestinationSender {
+  const client = new S3Client({ maxAttempts: 2, forcePathStyle: true });
+  return {
+    uri: d.uri,
+    async send(records) {
+      for (const f of records) await client.send(new PutObjectCommand({ Bucket: d.bucket, Key: objectKey(f), Body: failureDocument(f), ContentType: 'application/json' }));
+    },
+    async close() {
+      client.destroy();
+    },
+  };
+}
+
+export function objectKey(f: FailedRecord): string {
+  const r = f.record;
+  return `sluice/${f.functionName}/${r.topic}/${r.partition}/${String(r.offset).padStart(20, '0')}-${f.at}.json`;
+}

@@ -1,0 +1,68 @@
+/**
+ * Pure: what travels to an on-failure destination with a record: why, when, after how many
+ * attempts, and where it came from. Kafka destinations carry it as headers next to the
+ * record's own key, value and headers; SQS, SNS and S3 as one JSON document per record.
+ */
+import { toEventRecord } from '../event/build-event.ts';
+import type { KafkaRecord } from '../event/record.ts';
+import type { FailureReason } from './policy.ts';
+
+export interface FailedRecord {
+  record: KafkaRecord;
+  reason: FailureReason;
+  /** Invocations that included the record (0 when it expired or was too large before any). */
+  attempts: number;
+  /** The last invocation's error, when there was one. */
+  error?: string;
+  functionName: string;
+  consumerGroupId: string;
+  /** When the poller gave up on it (epoch ms). */
+  at: number;
+}
+
+/** Header names on records written to a Kafka destination. */
+export const FAILURE_HEADERS = {
+  reason: 'sluice-failure-reason',
+  time: 'sluice-failure-time',
+  attempts: 'sluice-failure-attempts',
+  error: 'sluice-failure-error',
+  function: 'sluice-function',
+  group: 'sluice-consumer-group',
+  topic: 'sluice-source-topic',
+  partition: 'sluice-source-partition',
+  offset: 'sluice-source-offset',
+} as const;
+
+const MAX_ERROR_CHARS = 1_000;
+
+export function failureHeaders(f: FailedRecord): Array<[string, string]> {
+  const h: Array<[string, string]> = [
+    [FAILURE_HEADERS.reason, f.reason],
+    [FAILURE_HEADERS.time, new Date(f.at).toISOString()],
+    [FAILURE_HEADERS.attempts, String(f.attempts)],
+    [FAILURE_HEADERS.function, f.functionName],
+    [FAILURE_HEADERS.group, f.consumerGroupId],
+    [FAILURE_HEADERS.topic, f.record.topic],
+    [FAILURE_HEADERS.partition, String(f.record.partition)],
+    [FAILURE_HEADERS.offset, String(f.record.offset)],
+  ];
+  if (f.error) h.push([FAILURE_HEADERS.error, f.error.slice(0, MAX_ERROR_CHARS)]);
+  return h;
+}
+
+/**
+ * The JSON document for SQS, SNS and S3. `record` is the record as the handler's event holds
+ * it (base64 key and value); it is left out, with `recordOmitted`, when `maxBytes` would be
+ * exceeded (SQS and SNS cap a message at 256 KB; S3 takes any size).
+ */
+export function failureDocument(f: FailedRecord, maxBytes = Infinity): string {
+  const meta = {
+    version: '1.0',
+    timestamp: new Date(f.at).toISOString(),
+    requestContext: { functionName: f.functionName, condition: f.reason, approximateInvokeCount: f.attempts, ...(f.error ? { errorMessage: f.error.slice(0, MAX_ERROR_CHARS) } : {}) },
+    source: { topic: f.record.topic, partition: f.record.partition, offset: f.record.offset, consumerGroupId: f.consumerGroupId },
+  };
+  const full = JSON.stringify({ ...meta, record: toEventRecord(f.record) });
+  if (Buffer.byteLength(full) <= maxBytes) return full;
+  return JSON.stringify({ ...meta, recordOmitted: `the record does not fit in ${maxBytes} bytes; read it from ${f.record.topic}-${f.record.partition}@${f.record.offset} while retention keeps it` });
+}

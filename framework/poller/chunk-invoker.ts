@@ -1,0 +1,43 @@
+/**
+ * Invokes one chunk: builds its event, heartbeats the group from this thread while the
+ * handler runs in its worker (so a handler that blocks its own thread cannot stop them),
+ * and reports the chunk's start and end.
+ */
+import type { TriggerSpec } from '../config/types.ts';
+import type { KafkaRecord } from '../event/record.ts';
+import type { Invoker, InvokeResult } from '../invoke/types.ts';
+import type { PartitionBatch } from '../kafka/group-member.ts';
+import type { Instrumentation } from '../observe/events.ts';
+import type { Logger } from '../observe/logger.ts';
+import type { WorkItem } from './work-plan.ts';
+
+export class ChunkInvoker {
+  constructor(
+    private readonly trigger: TriggerSpec,
+    private readonly invoker: Invoker,
+    private readonly events: Instrumentation,
+    private readonly logger: Logger,
+    private readonly heartbeatIntervalMs: number,
+    private readonly buildEvent: (records: KafkaRecord[]) => unknown,
+  ) {}
+
+  async invoke(batch: PartitionBatch, item: WorkItem): Promise<InvokeResult> {
+    const chunk = item.records;
+    const base = {
+      functionName: this.trigger.functionName, topic: batch.topic, partition: batch.partition, count: chunk.length,
+      firstOffset: chunk[0]!.offset, lastOffset: chunk[chunk.length - 1]!.offset, attempt: item.attempts + 1, bytes: item.bytes, fetchedAt: batch.fetchedAt,
+    };
+    this.events.emit('poller.chunk_start', base);
+    const timer = setInterval(() => {
+      batch.heartbeat().catch((e: unknown) => this.logger.warn('heartbeat failed', { partition: batch.partition, error: e }));
+    }, this.heartbeatIntervalMs);
+    let result: InvokeResult;
+    try {
+      result = await this.invoker.invoke({ functionName: this.trigger.functionName, event: this.buildEvent(chunk), timeoutMs: this.trigger.timeoutMs });
+    } finally {
+      clearInterval(timer);
+    }
+    this.events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, ...(result.ok ? {} : { error: result.error.message }) });
+    return result;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The two ways records leave a partition for good: a commit to the group coordinator (only
+ * while the member owns the partition), and the on-failure destination. Both report what
+ * they did; neither throws, so the processor decides what a refusal means.
+ */
+import type { TriggerSpec } from '../config/types.ts';
+import type { KafkaRecord } from '../event/record.ts';
+import type { DestinationSender } from '../failure/destinations/index.ts';
+import type { FailureReason } from '../failure/policy.ts';
+import type { PartitionBatch } from '../kafka/group-member.ts';
+import type { Instrumentation } from '../observe/events.ts';
+import type { Logger } from '../observe/logger.ts';
+
+export class Delivery {
+  constructor(
+    private readonly trigger: TriggerSpec,
+    private readonly destination: DestinationSender | undefined,
+    private readonly events: Instrumentation,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Commits `offset` (the next record to read); false if the commit was not made. */
+  async commit(batch: PartitionBatch, offset: number): Promise<boolean> {
+    const ids = { functionName: this.trigger.functionName, topic: batch.topic, partition: batch.partition, offset };
+    const result = await batch.commit(offset);
+    if (result.ok) {
+      this.events.emit('poller.commit', { ...ids, groupId: this.trigger.consumerGroupId });
+      return true;
+    }
+    this.logger.warn(
+      result.reason === 'not-owned'
+        ? 'partition no longer owned: commit not sent; its new owner resumes from the last committed offset'
+        : 'commit refused by the coordinator; the records will be processed again by the partition owner',
+      { partition: batch.partition, offset, error: result.error },
+    );
+    this.events.emit('poller.commit_refused', { ...ids, reason: result.reason, ...(result.error ? { error: result.error.message } : {}) });
+    return false;
+  }
+
+  /**
+   * Sends records the policy gave up on; true once they are safely there. Without a
+   * destination only a record too large to invoke can get here (the config refuses finite
+   * retries or a record age without one): it is logged with its coordinates and skipped.
+   */
+  async sendToDestination(records: KafkaRecord[], reason: FailureReason, attempts: number, error: string | undefined): Promise<boolean> {
+    const first = records[0]!;
+    const ids = { functionName: this.trigger.functionName, topic: first.topic, partition: first.partition, offsets: records.map((r) => r.offset), reason };
+    if (!this.destination) {
+      this.logger.error('record cannot be invoked and no destinationConfig.onFailure is set: skipped', { ...ids, error });
+      this.events.emit('poller.skipped', ids);
+      return true;
+    }
+    const at = Date.now();
+    try {
+      await this.destination.send(records.map((record) => ({ record, reason, attempts, functionName: this.trigger.functionName, consumerGroupId: this.trigger.consumerGroupId, at, ...(error ? { error } : {}) })));
+    } catch (e) {
+      this.logger.error('on-failure destination unavailable: the partition waits and tries again', { ...ids, destination: this.destination.uri, error: e });
+      this.events.emit('poller.destination_failed', { ...ids, destination: this.destination.uri, error: (e as Error).message });
+      return false;
+    }
+    this.logger.warn(`sent ${records.length} record${records.length === 1 ? '' : 's'} to ${this.destination.uri}`, { ...ids, attempts, error });
+    this.events.emit('poller.sent_to_destination', { ...ids, destination: this.destination.uri, attempts });
+    return true;
+  }
+}
