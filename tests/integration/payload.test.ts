@@ -26,9 +26,9 @@ describe('payload limit', () => {
 
     h = await startRecorder({ topic, batchSize: 100 });
     const starts: Array<{ fetchedAt: number; bytes: number; count: number }> = [];
-    const oversized: Array<{ offset: number; bytes: number }> = [];
+    const oversized: Array<{ offsets: number[]; reason: string }> = [];
     h.events.on('poller.chunk_start', (e) => starts.push(e));
-    h.events.on('poller.record_oversized', (e) => oversized.push(e));
+    h.events.on('poller.skipped', (e) => oversized.push(e));
     await waitFor('committed to the end', async () => (await offsets(h!.trigger.consumerGroupId, topic))[0]!.committed === 13, 90_000);
 
     const sizes = h.seen().map((s) => Buffer.byteLength(JSON.stringify(s.event)));
@@ -38,7 +38,7 @@ describe('payload limit', () => {
 
     for (const size of sizes) expect(size).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     expect(Math.max(...perFetch.values())).toBeGreaterThanOrEqual(2);
-    expect(oversized.map((o) => o.offset)).toEqual([7]);
+    expect(oversized).toMatchObject([{ offsets: [7], reason: 'PayloadTooLarge' }]);
     const delivered = h.seen().flatMap(recordsOf).map((r) => r.offset);
     expect(delivered).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]);
   });

@@ -57,3 +57,33 @@ export async function waitFor(what: string, check: () => boolean | Promise<boole
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
+
+export interface ReadRecord {
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Record<string, Buffer>;
+}
+
+/** Reads a topic from the beginning until `count` records arrived (or fails after `timeoutMs`). */
+export async function readTopic(topic: string, count: number, timeoutMs = 30_000): Promise<ReadRecord[]> {
+  const consumer = kafka().consumer({ groupId: uniqueName('reader') });
+  const got: ReadRecord[] = [];
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ partition, message }) => {
+        const headers: Record<string, Buffer> = {};
+        for (const [k, v] of Object.entries(message.headers ?? {})) headers[k] = Buffer.from(Array.isArray(v) ? v[0]! : v!);
+        got.push({ partition, offset: Number(message.offset), timestamp: Number(message.timestamp), key: message.key, value: message.value, headers });
+      },
+    });
+    await waitFor(`${count} records in ${topic}`, () => got.length >= count, timeoutMs);
+    return got;
+  } finally {
+    await consumer.disconnect();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * A destination that is down pauses the partition: no offset passes the failed record, nothing
+ * is dropped, and the partition drains once the destination is back. Counted: 0 lost.
+ * Once with a Kafka destination topic that disappears, once with SQS on a real
+ * AWS-compatible server (moto) that is stopped mid-run.
+ */
+import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FailurePolicy } from '../../framework/config/types.ts';
+import { FAILURE_HEADERS } from '../../framework/failure/failed-record.ts';
+import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
+import { createTopic, deleteTopic, offsets, produce, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
+import { moto } from '../support/moto.ts';
+
+const policy = (onFailure: FailurePolicy['onFailure']): FailurePolicy => ({
+  maximumRetryAttempts: 0, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure,
+});
+
+describe('destination outage', () => {
+  const topics: string[] = [];
+  const harnesses: Harness[] = [];
+  const server = moto(45566);
+  afterAll(async () => {
+    await Promise.all(harnesses.map((h) => h.stop()));
+    await server.stop();
+    await Promise.all(topics.map(deleteTopic));
+  });
+
+  /** Produces 6 records with a poison at offset 3; returns the poller and a way to watch it wait. */
+  const run = async (topic: string, onFailure: FailurePolicy['onFailure'], takeDown: () => Promise<void>) => {
+    await createTopic(topic, 1);
+    const h = await startRecorder({ topic, batchSize: 1, failure: policy(onFailure), env: { POISON_OFFSETS: '3' } });
+    harnesses.push(h);
+    await takeDown();
+    let failedSends = 0;
+    h.events.on('poller.destination_failed', () => failedSends++);
+    await produce(topic, Array.from({ length: 6 }, (_, i) => ({ key: `k${i}`, value: `v${i}` })));
+    await waitFor('two failed sends', () => failedSends >= 2, 60_000);
+    expect((await offsets(h.trigger.consumerGroupId, topic))[0]!.committed).toBe(3);
+    return { h, failedSends: () => failedSends };
+  };
+  const lost = (h: Harness, inDestination: number[]) => {
+    const ok = new Set(h.seen().filter((s) => !recordsOf(s).some((r) => r.offset === 3)).flatMap(recordsOf).map((r) => r.offset));
+    return [0, 1, 2, 3, 4, 5].filter((o) => !ok.has(o) && !inDestination.includes(o)).length;
+  };
+
+  it('Kafka destination topic gone: waits at the failed record, drains when it is back', async () => {
+    const topic = uniqueName('outage');
+    const failed = `${topic}-failed`;
+    topics.push(topic, failed);
+    await createTopic(failed, 1); // it must exist at start
+    const { h, failedSends } = await run(topic, { kind: 'kafka', uri: `kafka://${failed}`, topic: failed }, () => deleteTopic(failed));
+    await createTopic(failed, 1);
+    await waitFor('drained', async () => (await offsets(h.trigger.consumerGroupId, topic))[0]!.committed === 6, 60_000);
+    const dead = await readTopic(failed, 1);
+    const inDestination = dead.map((d) => Number(d.headers[FAILURE_HEADERS.offset]!.toString()));
+    console.log(`[outage kafka] ${failedSends()} failed sends while the topic was missing; destination holds ${JSON.stringify(inDestination)}; lost ${lost(h, inDestination)}`);
+    expect(inDestination).toEqual([3]);
+    expect(lost(h, inDestination)).toBe(0);
+  });
+
+  it('SQS endpoint stopped mid-run: waits at the failed record, drains when it is back', async () => {
+    Object.assign(process.env, { AWS_ENDPOINT_URL_SQS: server.endpoint, AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1' });
+    const sqs = new SQSClient({ endpoint: server.endpoint, region: 'us-east-1' });
+    const queue = uniqueName('failed');
+    await server.start();
+    await sqs.send(new CreateQueueCommand({ QueueName: queue }));
+
+    const topic = uniqueName('outage-sqs');
+    topics.push(topic);
+    const { h, failedSends } = await run(topic, { kind: 'sqs', uri: `arn:aws:sqs:us-east-1:123456789012:${queue}`, region: 'us-east-1', accountId: '123456789012', name: queue }, () => server.stop());
+    await server.start(); // moto starts empty: the queue comes back with it
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: queue }));
+    await waitFor('drained', async () => (await offsets(h.trigger.consumerGroupId, topic))[0]!.committed === 6, 60_000);
+    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    const bodies = Messages.map((m) => JSON.parse(m.Body!) as { requestContext: { condition: string }; source: { offset: number }; record: { value: string } });
+    const inDestination = bodies.map((b) => b.source.offset);
+    console.log(`[outage sqs] ${failedSends()} failed sends while SQS was down; queue holds ${JSON.stringify(inDestination)}; lost ${lost(h, inDestination)}`);
+    expect(inDestination).toEqual([3]);
+    expect(bodies[0]!.requestContext.condition).toBe('RetryAttemptsExhausted');
+    expect(Buffer.from(bodies[0]!.record.value, 'base64').toString()).toBe('v3');
+    expect(lost(h, inDestination)).toBe(0);
+    sqs.destroy();
+  });
+});
