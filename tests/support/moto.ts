@@ -17,7 +17,9 @@ export function moto(port: number): Moto {
   return {
     endpoint,
     async start() {
+      if (await listening(port)) throw new Error(`port ${port} is already taken (a moto left running by an interrupted run?): stop whatever listens there.`);
       child = spawn('python3', ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+      if (process.env.MOTO_DEBUG) child.stderr!.pipe(process.stderr);
       let stderr = '';
       child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
       const deadline = Date.now() + 30_000;
