@@ -7,24 +7,44 @@ import type { Logger } from '../observe/logger.ts';
  * exits at once (130), for the user who does not want to wait for in-flight work.
  */
 export function onShutdown(logger: Logger, cleanup: () => Promise<void>): void {
-  let stopping = false;
-  const handle = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn(`${signal} again: exiting without waiting`);
-      process.exit(130);
-    }
-    stopping = true;
-    logger.info(`${signal}: finishing in-flight invocations, committing, leaving the group…`);
-    cleanup().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (e: unknown) => exitOnError(e),
-    );
-  };
-  process.on('SIGINT', handle);
-  process.on('SIGTERM', handle);
+  untilSignal(logger, cleanup).then(
+    () => {
+      logger.info('stopped');
+      process.exit(0);
+    },
+    (e: unknown) => exitOnError(e),
+  );
+}
+
+/**
+ * Resolves once a SIGINT/SIGTERM arrived and `cleanup` ran (rejects if it failed), leaving the
+ * exit to the caller (the Serverless plugin lets the framework finish). A second signal while
+ * cleaning up exits at once (130). Aborting `stopWaiting` removes the handlers and resolves.
+ */
+export function untilSignal(logger: Logger, cleanup: () => Promise<void>, stopWaiting?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let stopping = false;
+    const off = () => {
+      process.off('SIGINT', handle);
+      process.off('SIGTERM', handle);
+    };
+    const handle = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.warn(`${signal} again: exiting without waiting`);
+        process.exit(130);
+      }
+      stopping = true;
+      logger.info(`${signal}: finishing in-flight invocations, committing, leaving the group…`);
+      cleanup().then(resolve, reject).finally(off);
+    };
+    process.on('SIGINT', handle);
+    process.on('SIGTERM', handle);
+    stopWaiting?.addEventListener('abort', () => {
+      if (stopping) return;
+      off();
+      resolve();
+    }, { once: true });
+  });
 }
 
 export function exitOnError(e: unknown): never {

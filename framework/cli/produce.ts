@@ -3,15 +3,12 @@
  * the arguments, from --file, or from stdin, as JSON lines (see produce-input.ts).
  * Brokers: --brokers, else KAFKA_BROKERS, else the local broker that `npm start` runs.
  */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { brokerStatus } from '../../infra/kafka/broker.ts';
-import { createKafkaClient } from '../kafka/client.ts';
-import { RecordProducer, type OutgoingRecord } from '../kafka/producer.ts';
+import type { OutgoingRecord } from '../kafka/producer.ts';
 import { createLogger } from '../observe/logger.ts';
+import { runningLocalBroker } from './local-broker.ts';
 import { exitOnError } from './process.ts';
-import { parseRecordLine } from './produce-input.ts';
+import { readRecordLines, sendRecords } from './send-records.ts';
 
 const USAGE = `Usage: npm run produce -- <topic> [value …] [--key <key>] [--header name=value …] [--count <n>] [--file <jsonl>] [--brokers host:port]
 
@@ -51,38 +48,13 @@ async function main(): Promise<void> {
   } else if (args.length) {
     records = args.map((value) => ({ ...common, value }));
   } else {
-    records = await readLines(values.file);
+    records = await readRecordLines(values.file, `Nothing to send: give values, --count, --file, or pipe JSON lines.\n\n${USAGE}`);
   }
 
-  const brokers = (values.brokers ?? process.env.KAFKA_BROKERS ?? (await localBroker())).split(',').map((b) => b.trim());
-  const logger = createLogger('produce');
-  const producer = await RecordProducer.connect(createKafkaClient({ brokers, logger, retries: 3 }));
-  try {
-    await producer.send(topic, records);
-  } finally {
-    await producer.disconnect();
-  }
+  const given = values.brokers ?? process.env.KAFKA_BROKERS;
+  const brokers = given ? given.split(',').map((b) => b.trim()) : await runningLocalBroker();
+  await sendRecords({ brokers, topic, records, logger: createLogger('produce') });
   console.log(`sent ${records.length} record${records.length === 1 ? '' : 's'} to ${topic} on ${brokers.join(',')}`);
-}
-
-async function localBroker(): Promise<string> {
-  const status = await brokerStatus();
-  if (!status.running || !status.bootstrap) {
-    throw new Error('No brokers given and the local Kafka is not running: start it with `npm start`, or pass --brokers / KAFKA_BROKERS.');
-  }
-  return status.bootstrap;
-}
-
-async function readLines(file: string | undefined): Promise<OutgoingRecord[]> {
-  if (!file && process.stdin.isTTY) throw new Error(`Nothing to send: give values, --count, --file, or pipe JSON lines.\n\n${USAGE}`);
-  const lines = createInterface({ input: file ? createReadStream(file) : process.stdin, crlfDelay: Infinity });
-  const records: OutgoingRecord[] = [];
-  let n = 0;
-  for await (const line of lines) {
-    n++;
-    if (line.trim()) records.push(parseRecordLine(line, n));
-  }
-  return records;
 }
 
 main().catch(exitOnError);

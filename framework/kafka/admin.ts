@@ -2,7 +2,7 @@
 import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 
 // Node's ESM loader cannot see this one among kafkajs's CommonJS named exports.
-const { ConfigResourceTypes } = kafkajs;
+const { ConfigResourceTypes, AssignerProtocol } = kafkajs;
 import { SluiceError } from '../errors.ts';
 import { describeCause } from './client.ts';
 
@@ -17,6 +17,19 @@ export interface PartitionOffsets {
   committed: number;
   /** Log-end offset (high watermark). */
   logEnd: number;
+}
+
+/** A partition's offsets as `lag` reports them. */
+export interface GroupPartitionOffsets extends PartitionOffsets {
+  /** Log-start offset (low watermark): the first record still in the log. */
+  logStart: number;
+}
+
+/** A consumer group as the coordinator describes it. */
+export interface GroupMembers {
+  /** `Stable`, `PreparingRebalance`, `CompletingRebalance`, `Empty`, `Dead` or `Unknown`. */
+  state: string;
+  members: Array<{ memberId: string; clientId: string; clientHost: string; assignment: Record<string, number[]> }>;
 }
 
 export class ClusterAdmin {
@@ -87,6 +100,29 @@ export class ClusterAdmin {
       .sort((a, b) => a.partition - b.partition);
   }
 
+  /** `offsets` plus each partition's log-start offset, for lag. */
+  async groupOffsets(groupId: string, topic: string): Promise<GroupPartitionOffsets[]> {
+    const [ends, [committed]] = await Promise.all([
+      this.admin.fetchTopicOffsets(topic),
+      retryCoordinator(() => this.admin.fetchOffsets({ groupId, topics: [topic] })),
+    ]);
+    const byPartition = new Map(committed?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
+    return ends
+      .map((e) => ({ partition: e.partition, committed: byPartition.get(e.partition) ?? -1, logStart: Number(e.low), logEnd: Number(e.high) }))
+      .sort((a, b) => a.partition - b.partition);
+  }
+
+  /** The group's state and members, each with the partitions assigned to it (topic -> partitions). */
+  async describeGroup(groupId: string): Promise<GroupMembers> {
+    const { groups } = await retryCoordinator(() => this.admin.describeGroups([groupId]));
+    const group = groups[0];
+    if (!group) return { state: 'Unknown', members: [] };
+    return {
+      state: group.state,
+      members: group.members.map((m) => ({ memberId: m.memberId, clientId: m.clientId, clientHost: m.clientHost, assignment: decodeAssignment(m.memberAssignment) })),
+    };
+  }
+
   /** For each partition, the first offset at or after `timestampMs` (log end when none). */
   async offsetsForTimestamp(topic: string, timestampMs: number): Promise<Array<{ partition: number; offset: number }>> {
     const found = await this.admin.fetchTopicOffsetsByTimestamp(topic, timestampMs);
@@ -100,6 +136,32 @@ export class ClusterAdmin {
 
   async disconnect(): Promise<void> {
     await this.admin.disconnect();
+  }
+}
+
+/**
+ * kafkajs's admin does not retry group requests when the coordinator is still loading or moved
+ * (a fresh cluster answers NOT_COORDINATOR while it creates __consumer_offsets): a few bounded
+ * retries on what Kafka marks retriable.
+ */
+async function retryCoordinator<T>(request: () => Promise<T>, attempts = 6): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request();
+    } catch (e) {
+      if (attempt >= attempts || (e as { retriable?: unknown }).retriable !== true) throw e;
+      await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+    }
+  }
+}
+
+/** A member's assignment as the consumer protocol encodes it; empty while a rebalance has none. */
+function decodeAssignment(bytes: Buffer): Record<string, number[]> {
+  if (bytes.length === 0) return {};
+  try {
+    return AssignerProtocol.MemberAssignment.decode(bytes)?.assignment ?? {};
+  } catch {
+    return {}; // not the standard consumer protocol: members are still listed, without partitions
   }
 }
 

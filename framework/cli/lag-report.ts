@@ -1,0 +1,67 @@
+/**
+ * Pure: what `lag` reports for one trigger's consumer group, and how it prints. Lag is what the
+ * group has yet to process: log-end minus committed offset. A partition with no committed offset
+ * lags by what the trigger's startingPosition would read: everything still in the log for
+ * TRIM_HORIZON, nothing for LATEST, unknown (null) for AT_TIMESTAMP.
+ */
+import type { StartingPosition } from '../config/types.ts';
+import type { GroupMembers, GroupPartitionOffsets } from '../kafka/admin.ts';
+
+export interface PartitionLag extends GroupPartitionOffsets {
+  lag: number | null;
+}
+
+export interface TriggerLag {
+  functionName: string;
+  topic: string;
+  groupId: string;
+  brokers: string[];
+  startingPosition: StartingPosition;
+  group: GroupMembers;
+  partitions: PartitionLag[];
+  /** Sum of the known lags. */
+  totalLag: number;
+}
+
+export function partitionLag(p: GroupPartitionOffsets, startingPosition: StartingPosition): number | null {
+  if (p.committed >= 0) return Math.max(0, p.logEnd - p.committed);
+  if (startingPosition === 'TRIM_HORIZON') return p.logEnd - p.logStart;
+  if (startingPosition === 'LATEST') return 0;
+  return null;
+}
+
+export function triggerLag(
+  t: Omit<TriggerLag, 'partitions' | 'totalLag'>,
+  offsets: GroupPartitionOffsets[],
+): TriggerLag {
+  const partitions = offsets.map((p) => ({ ...p, lag: partitionLag(p, t.startingPosition) }));
+  return { ...t, partitions, totalLag: partitions.reduce((n, p) => n + (p.lag ?? 0), 0) };
+}
+
+/** The human report: one block per trigger, members then a partition table. */
+export function formatLag(reports: TriggerLag[]): string {
+  return reports.map(formatOne).join('\n\n');
+}
+
+function formatOne(r: TriggerLag): string {
+  const count = `${r.group.members.length} member${r.group.members.length === 1 ? '' : 's'}`;
+  const lines = [`${r.functionName}: topic ${r.topic}, group ${r.groupId} (${r.group.state}, ${count}) on ${r.brokers.join(',')}`];
+  for (const m of r.group.members) {
+    const owned = m.assignment[r.topic] ?? [];
+    lines.push(`  member ${m.memberId} (client ${m.clientId}, host ${m.clientHost}): partitions ${owned.length ? [...owned].sort((a, b) => a - b).join(',') : 'none'}`);
+  }
+  const rows = r.partitions.map((p) => [String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag)]);
+  lines.push(...table(['partition', 'committed', 'log-end', 'lag'], rows).map((l) => `  ${l}`));
+  lines.push(`  total lag ${r.totalLag}`);
+  if (r.partitions.some((p) => p.committed < 0)) {
+    lines.push(`  - no committed offset: the group starts at ${r.startingPosition}${r.startingPosition === 'AT_TIMESTAMP' ? ' (lag ? until it commits)' : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** Right-aligned numeric columns under their headers. */
+function table(headers: string[], rows: string[][]): string[] {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
+  return [line(headers), ...rows.map(line)];
+}

@@ -1,0 +1,96 @@
+/**
+ * Runs a service's Sluice triggers locally: what `npm start` and `serverless sluice start` do.
+ * With no brokers configured it starts the local Apache Kafka (infra/kafka) and creates the
+ * declared topics. `stop()` finishes in-flight invocations, commits them, leaves the groups and
+ * stops the broker if this run started it; it may be called while the run is still starting.
+ */
+import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
+import type { ServiceSpec, TriggerSpec } from '../config/types.ts';
+import { createLocalInvoker } from '../invoke/local.ts';
+import { Instrumentation } from '../observe/events.ts';
+import type { Logger } from '../observe/logger.ts';
+import { attachTerminalView } from '../observe/terminal-view.ts';
+import { runService, type RunningService } from '../poller/service-runner.ts';
+
+export interface RunLocalOptions {
+  service: ServiceSpec;
+  /** Run only this function's triggers. */
+  functionFilter?: string;
+  /** Partitions of the topics created on the local broker (default 3). */
+  partitions?: number;
+  logger: Logger;
+  /** Where the terminal view and handler output go, a line at a time (default: stdout). */
+  write?: (line: string) => void;
+  /** How the user sends `sample` to `topic`, for the "ready" line (default `npm run produce -- <topic> <sample>`). */
+  produceHint?: (topic: string, sample: string) => string;
+}
+
+export interface LocalRun {
+  /** Resolves once every poller runs; rejects if the run could not start (already cleaned up). */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The enabled triggers to run, or an error that says what exists. */
+export function selectTriggers(service: ServiceSpec, functionFilter?: string): TriggerSpec[] {
+  const triggers = service.triggers.filter((t) => t.enabled && (!functionFilter || t.functionName === functionFilter));
+  if (triggers.length > 0) return triggers;
+  const known = [...new Set(service.triggers.map((t) => t.functionName))].join(', ') || 'none';
+  throw new Error(
+    functionFilter
+      ? `No enabled sluice trigger for function "${functionFilter}" (functions with triggers: ${known}).`
+      : 'serverless.yml declares no enabled sluice trigger; add a `sluice:` event to a function.',
+  );
+}
+
+export function runLocal(o: RunLocalOptions): LocalRun {
+  const { service, logger } = o;
+  const write = o.write ?? ((line: string) => process.stdout.write(line + '\n'));
+  let broker: BrokerHandle | undefined;
+  let running: RunningService | undefined;
+  let invoker: ReturnType<typeof createLocalInvoker> | undefined;
+  let stopping: Promise<void> | undefined;
+  let started: Promise<void> | undefined;
+
+  // A stop during start waits for the start to settle (a broker or a poller cannot be cut off
+  // halfway), so nothing that start brings up outlives the stop.
+  const stop = () =>
+    (stopping ??= (async () => {
+      await started?.catch(() => undefined);
+      await running?.stop();
+      await invoker?.close();
+      if (broker?.startedHere) await broker.stop();
+    })());
+
+  const start = async () => {
+    const triggers = selectTriggers(service, o.functionFilter);
+    invoker = createLocalInvoker({
+      rootDir: service.rootDir, service: service.service, stage: service.stage, region: service.region, logger, output: write,
+      functions: triggers.map((t) => ({ functionName: t.functionName, handler: t.handler, memorySizeMb: t.memorySizeMb, environment: t.environment })),
+    });
+    if (triggers.some((t) => !t.bootstrapServers)) {
+      broker = await ensureBroker({ log: (line) => logger.info(line) });
+    }
+    if (stopping) return;
+    const events = new Instrumentation();
+    attachTerminalView(events, write);
+    running = await runService({
+      triggers,
+      ...(broker ? { defaultBrokers: [broker.bootstrap], createTopics: { partitions: o.partitions ?? 3 } } : {}),
+      invoker, logger, events,
+    });
+    if (stopping) return;
+    for (const t of triggers) {
+      logger.info(`polling ${t.topic} for ${t.functionName}`, { group: t.consumerGroupId, brokers: (t.bootstrapServers ?? [broker?.bootstrap]).join(','), batchSize: t.batchSize });
+    }
+    const hint = o.produceHint ?? ((topic: string, sample: string) => `npm run produce -- ${topic} ${sample}`);
+    logger.info(`ready. Send records with: ${hint(triggers[0]!.topic, `'{"hello":"world"}'`)}   (Ctrl-C stops)`);
+  };
+
+  started = start();
+  const ready = started.catch(async (e: unknown) => {
+    await stop().catch((cleanup: unknown) => logger.warn('cleanup after a failed start failed', { error: cleanup }));
+    throw e;
+  });
+  return { ready, stop };
+}

@@ -1,0 +1,95 @@
+/**
+ * What the plugin's hooks do. Each reads the service from the framework's resolved
+ * configuration (resolveService, as `npm start` does from the file) and runs the same code as
+ * the npm scripts: cli/run-local.ts, cli/lag-read.ts, cli/send-records.ts.
+ */
+import { parseBrokers } from '../config/brokers.ts';
+import { getAt } from '../config/path.ts';
+import { formatLag } from '../cli/lag-report.ts';
+import { readLag } from '../cli/lag-read.ts';
+import { runningLocalBroker } from '../cli/local-broker.ts';
+import { untilSignal } from '../cli/process.ts';
+import { runLocal } from '../cli/run-local.ts';
+import { readRecordLines, sendRecords } from '../cli/send-records.ts';
+import { frameworkLogger } from './framework-logger.ts';
+import { serviceOf as service, userError, type HookContext } from './service.ts';
+
+export async function start(c: HookContext): Promise<void> {
+  const logger = frameworkLogger(c.utils.log);
+  await userErrors(c, async () => {
+    const run = runLocal({
+      service: service(c),
+      logger,
+      write: (line) => c.utils.writeText(line),
+      produceHint: (topic, sample) => `echo ${sample} | npx serverless sluice produce --topic ${topic}`,
+      ...(typeof c.options.function === 'string' ? { functionFilter: c.options.function } : {}),
+      ...(typeof c.options.partitions === 'string' ? { partitions: positive(c.options.partitions, '--partitions') } : {}),
+    });
+    const failed = new AbortController();
+    const stopped = untilSignal(logger, run.stop, failed.signal);
+    await run.ready.catch((e: unknown) => {
+      failed.abort();
+      throw e;
+    });
+    await stopped;
+    logger.info('stopped');
+  });
+}
+
+export async function lag(c: HookContext): Promise<void> {
+  await userErrors(c, async () => {
+    const fn = typeof c.options.function === 'string' ? c.options.function : undefined;
+    const triggers = service(c).triggers.filter((t) => !fn || t.functionName === fn);
+    if (triggers.length === 0) throw new Error(fn ? `No sluice trigger for function "${fn}".` : 'The service declares no sluice trigger.');
+    const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
+    const progress = c.utils.progress.create({ message: 'Reading consumer groups' });
+    let reports: Awaited<ReturnType<typeof readLag>>;
+    try {
+      reports = await readLag({ triggers, logger: frameworkLogger(c.utils.log), ...(defaultBrokers ? { defaultBrokers } : {}) });
+    } finally {
+      progress.remove();
+    }
+    c.utils.writeText(c.options.json ? JSON.stringify(reports, null, 2) : formatLag(reports));
+  });
+}
+
+export async function produce(c: HookContext): Promise<void> {
+  await userErrors(c, async () => {
+    const topic = String(c.options.topic);
+    const file = typeof c.options.file === 'string' ? c.options.file : undefined;
+    const records = await readRecordLines(file, 'Nothing to send: give --file <jsonl>, or pipe JSON lines into `serverless sluice produce --topic <topic>`.');
+    const brokers = await producerBrokers(c, topic);
+    await sendRecords({ brokers, topic, records, logger: frameworkLogger(c.utils.log) });
+    c.utils.log.success(`sent ${records.length} record${records.length === 1 ? '' : 's'} to ${topic} on ${brokers.join(',')}`);
+  });
+}
+
+/** --brokers, else a trigger of that topic's, else custom.sluice.bootstrapServers, else KAFKA_BROKERS, else the local Kafka. */
+async function producerBrokers(c: HookContext, topic: string): Promise<string[]> {
+  if (typeof c.options.brokers === 'string') return checked(parseBrokers(c.options.brokers, '--brokers'));
+  const trigger = service(c).triggers.find((t) => t.topic === topic && t.bootstrapServers);
+  if (trigger?.bootstrapServers) return trigger.bootstrapServers;
+  const custom = getAt(c.serverless.configurationInput, ['custom', 'sluice', 'bootstrapServers']);
+  if (typeof custom === 'string' || Array.isArray(custom)) return checked(parseBrokers(custom as string | string[], 'custom.sluice.bootstrapServers'));
+  const env = process.env.KAFKA_BROKERS?.trim();
+  return env ? checked(parseBrokers(env, 'KAFKA_BROKERS')) : runningLocalBroker('pass --brokers or set KAFKA_BROKERS');
+}
+
+function checked(parsed: { brokers: string[]; problems: string[] }): string[] {
+  if (parsed.problems.length) throw new Error(parsed.problems.join('\n'));
+  return parsed.brokers;
+}
+
+function positive(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} ${value}: give a positive whole number.`);
+  return n;
+}
+
+async function userErrors(c: HookContext, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (e) {
+    throw userError(c, e);
+  }
+}

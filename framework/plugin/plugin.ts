@@ -1,0 +1,90 @@
+/**
+ * Sluice's Serverless Framework plugin (osls, v3 plugin API). The constructor only registers
+ * the configuration schemas and declares commands and hooks; configuration is read in hooks,
+ * where the framework has resolved its variables. The hooks' work lives in ./commands.ts,
+ * loaded on first use (it pulls in kafkajs, esbuild and the poller, which `serverless package`
+ * does not need). index.cjs is the file serverless.yml lists; it loads this one.
+ */
+import { sluiceCustomSchema, sluiceEventSchema } from '../config/schema.ts';
+import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './serverless-api.ts';
+
+type Commands = typeof import('./commands.ts');
+type Service = typeof import('./service.ts');
+/** Imports a module of this directory as native ESM (tsx's tsImport, from index.cjs). */
+export type LoadModule = (specifier: string) => Promise<unknown>;
+
+const functionOption = { usage: 'Only the triggers of this function', shortcut: 'f', type: 'string' } as const;
+
+export const COMMANDS: Record<string, CommandDefinition> = {
+  sluice: {
+    usage: 'Sluice: run the Kafka pollers locally, inspect consumer groups, send records',
+    lifecycleEvents: ['help'],
+    commands: {
+      start: {
+        usage: 'Run the pollers of the sluice triggers locally (a local Kafka when no brokers are set)',
+        lifecycleEvents: ['run'],
+        options: {
+          function: functionOption,
+          partitions: { usage: 'Partitions of topics created on the local Kafka (default 3)', type: 'string' },
+        },
+      },
+      lag: {
+        usage: "Show each trigger's consumer group: members, committed and log-end offsets, lag per partition",
+        lifecycleEvents: ['show'],
+        options: { function: functionOption, json: { usage: 'Print JSON', type: 'boolean' } },
+      },
+      produce: {
+        usage: 'Send records to a topic: JSON lines ({"key","value","headers"} or any JSON value) from --file or stdin',
+        lifecycleEvents: ['send'],
+        options: {
+          topic: { usage: 'Topic to send to', shortcut: 't', type: 'string', required: true },
+          file: { usage: 'JSON lines file (default: stdin)', type: 'string' },
+          brokers: { usage: 'host:port,… (default: the triggers of the topic, custom.sluice, KAFKA_BROKERS, the local Kafka)', shortcut: 'b', type: 'string' },
+        },
+      },
+    },
+  },
+};
+
+/** `serverless sluice` alone: what it offers. */
+function commandList(): string {
+  const sub = COMMANDS.sluice!.commands ?? {};
+  const width = Math.max(...Object.keys(sub).map((n) => n.length));
+  return [
+    'serverless sluice <command> [options]   (serverless sluice <command> --help for its options)',
+    ...Object.entries(sub).map(([name, c]) => `  ${name.padEnd(width)}  ${c.usage}`),
+  ].join('\n');
+}
+
+export interface SluicePluginClass {
+  new (serverless: Serverless, options: CliOptions, utils: PluginUtils): object;
+}
+
+export function createSluicePlugin(load: LoadModule): SluicePluginClass {
+  let loadedCommands: Promise<Commands> | undefined;
+  let loadedService: Promise<Service> | undefined;
+  const commands = () => (loadedCommands ??= load('./commands.ts') as Promise<Commands>);
+  const service = () => (loadedService ??= load('./service.ts') as Promise<Service>);
+
+  return class SluicePlugin {
+    readonly commands = COMMANDS;
+    readonly hooks: Record<string, () => Promise<void>>;
+
+    constructor(serverless: Serverless, options: CliOptions, utils: PluginUtils) {
+      // The validator compiles and annotates what it is given: hand it copies of our schemas.
+      const schemas = serverless.configSchemaHandler;
+      schemas.defineFunctionEvent('aws', 'sluice', structuredClone(sluiceEventSchema));
+      schemas.defineCustomProperties({ properties: { sluice: structuredClone(sluiceCustomSchema) } });
+
+      const context = { serverless, options, utils };
+      this.hooks = {
+        // Every command: the rules a JSON schema cannot express (cross-field, per-function), with the fix.
+        initialize: async () => (await service()).checkService(context),
+        'sluice:help': async () => utils.writeText(commandList()),
+        'sluice:start:run': async () => (await commands()).start(context),
+        'sluice:lag:show': async () => (await commands()).lag(context),
+        'sluice:produce:send': async () => (await commands()).produce(context),
+      };
+    }
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The part of the Serverless Framework v3 plugin API (as osls implements it) that Sluice's
+ * plugin uses, typed here so no `any` and no @types package is needed.
+ */
+
+/** `log` from the plugin utils: a function (notice level) with one method per level. */
+export interface FrameworkLog {
+  (message: string): void;
+  error(message: string): void;
+  warning(message: string): void;
+  notice(message: string): void;
+  info(message: string): void;
+  debug(message: string): void;
+  success(message: string): void;
+}
+
+export interface FrameworkProgress {
+  create(options: { message: string; name?: string }): { update(message: string): void; remove(): void };
+}
+
+/** The plugin's third constructor argument in v3. */
+export interface PluginUtils {
+  log: FrameworkLog;
+  progress: FrameworkProgress;
+  writeText(text: string | string[]): void;
+}
+
+export interface SchemaHandler {
+  defineFunctionEvent(provider: string, event: string, schema: object): void;
+  defineCustomProperties(schema: { properties: Record<string, object> }): void;
+}
+
+export interface Serverless {
+  /** The directory holding the service file. */
+  serviceDir: string;
+  /** e.g. `serverless.yml`. */
+  configurationFilename?: string;
+  /** The service file as parsed, its variables resolved by the time hooks run. */
+  configurationInput: unknown;
+  service: { provider: { name: string; stage?: string }; configValidationMode?: 'error' | 'warn' | 'off' };
+  configSchemaHandler: SchemaHandler;
+  classes: { Error: new (message: string, code?: string) => Error };
+}
+
+export interface CommandOption {
+  usage: string;
+  type: 'string' | 'boolean' | 'multiple';
+  shortcut?: string;
+  required?: boolean;
+}
+
+export interface CommandDefinition {
+  usage: string;
+  type?: 'container';
+  lifecycleEvents?: string[];
+  options?: Record<string, CommandOption>;
+  commands?: Record<string, CommandDefinition>;
+}
+
+/** CLI options as the framework parsed them (`--function orders` → `{ function: 'orders' }`). */
+export type CliOptions = Record<string, string | boolean | string[] | undefined>;
