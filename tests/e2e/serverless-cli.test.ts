@@ -1,0 +1,134 @@
+/**
+ * The Serverless CLI (osls) as a user runs it, on small services in temp directories that list
+ * Sluice's plugin: `serverless print` validates sluice triggers with the registered schema and
+ * Sluice's own rules; `serverless sluice start | produce | lag` run, send and report against
+ * the real broker.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TriggerLag } from '../../framework/cli/lag-report.ts';
+import { REPO } from '../support/cli.ts';
+import { brokers, createTopic, deleteTopic, uniqueName } from '../support/kafka.ts';
+
+const OSLS = join(REPO, 'node_modules', 'osls', 'bin', 'serverless.js');
+const PLUGIN = join(REPO, 'framework', 'plugin', 'index.cjs');
+
+function service(sluice: string, extra = ''): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-sls-'));
+  mkdirSync(join(dir, 'functions'));
+  writeFileSync(
+    join(dir, 'functions', 'echo.mjs'),
+    'export const handler = async (event) => { for (const r of Object.values(event.records).flat()) console.log(`got ${r.partition}@${r.offset} ${Buffer.from(r.value, "base64")}`); };\n',
+  );
+  const yml = `service: sls-e2e\nframeworkVersion: '3'\nconfigValidationMode: error\nplugins:\n  - ${PLUGIN}\nprovider:\n  name: aws\n  runtime: nodejs20.x\n${extra}functions:\n  echo:\n    handler: functions/echo.handler\n    events:\n      - sluice:\n${sluice}`;
+  writeFileSync(join(dir, 'serverless.yml'), yml);
+  return dir;
+}
+
+interface Sls {
+  output(): string;
+  exited: Promise<number | null>;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  signal(s: NodeJS.Signals): void;
+}
+
+function sls(args: string[], cwd: string, stdin?: string): Sls {
+  const env: NodeJS.ProcessEnv = { ...process.env, SLS_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
+  delete env.KAFKA_BROKERS;
+  const child = spawn(process.execPath, [OSLS, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end(stdin ?? '');
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    output: () => out,
+    exited,
+    signal: (s) => child.kill(s),
+    waitFor: async (pattern, timeoutMs = 60_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(out)) {
+        if (child.exitCode !== null) throw new Error(`serverless ${args.join(' ')} exited (${child.exitCode}) before printing ${pattern}:\n${out}`);
+        if (Date.now() > deadline) throw new Error(`no ${pattern} after ${timeoutMs} ms:\n${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+  };
+}
+
+describe('serverless print with the Sluice plugin', () => {
+  it('prints a valid service, exit 0', async () => {
+    const dir = service('          topic: orders\n          batchSize: 5\n', 'custom:\n  sluice:\n    concurrency: 2\n');
+    const print = sls(['print'], dir);
+    expect(await print.exited, print.output()).toBe(0);
+    expect(print.output()).toMatch(/- sluice:\n\s+topic: orders\n\s+batchSize: 5/);
+    expect(print.output()).not.toMatch(/Warning|unsupported function event/);
+  });
+
+  it('fails on a typo in a sluice trigger, naming the path and the property', async () => {
+    const print = sls(['print'], service('          topic: orders\n          batchsize: 5\n'));
+    expect(await print.exited).not.toBe(0);
+    expect(print.output()).toMatch(/at 'functions\.echo\.events\.0\.sluice': unrecognized property 'batchsize'/);
+  });
+
+  it('fails on a typo in custom.sluice and on a value out of range', async () => {
+    const print = sls(['print'], service('          topic: orders\n          batchSize: 0\n', 'custom:\n  sluice:\n    concurency: 2\n'));
+    expect(await print.exited).not.toBe(0);
+    expect(print.output()).toMatch(/'custom\.sluice': unrecognized property 'concurency'/);
+    expect(print.output()).toMatch(/'functions\.echo\.events\.0\.sluice\.batchSize': must be >= 1/);
+  });
+
+  it("fails on Sluice's cross-field rules with the path and the fix", async () => {
+    const print = sls(['print'], service('          topic: orders\n          sessionTimeoutMs: 10000\n          heartbeatIntervalMs: 5000\n'));
+    expect(await print.exited).not.toBe(0);
+    expect(print.output()).toMatch(/functions\.echo\.events\[0\]\.sluice: heartbeatIntervalMs 5000 is not below a third of sessionTimeoutMs 10000\. Lower heartbeatIntervalMs to at most 3333/);
+  });
+});
+
+describe('serverless sluice start | produce | lag', () => {
+  const topic = uniqueName('sls-e2e');
+  let start: Sls | undefined;
+  afterAll(async () => {
+    start?.signal('SIGKILL');
+    await deleteTopic(topic);
+  });
+
+  it('runs the trigger, sends records from stdin, reports the lag, and stops on SIGINT with exit 0', async () => {
+    await createTopic(topic, 2);
+    const group = uniqueName('sls-group');
+    const dir = service(`          topic: ${topic}\n          consumerGroupId: ${group}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`);
+
+    start = sls(['sluice', 'start', '--function', 'echo'], dir);
+    await start.waitFor(/ready\. Send records with: echo .* \| npx serverless sluice produce --topic/, 120_000);
+
+    const lines = ['{"key":"a","value":{"n":1},"headers":{"trace":"t1"}}', '{"key":"b","value":{"n":2}}', '"three"'];
+    const produce = sls(['sluice', 'produce', '--topic', topic], dir, lines.join('\n') + '\n');
+    expect(await produce.exited, produce.output()).toBe(0);
+    expect(produce.output()).toContain(`sent 3 records to ${topic}`);
+    await start.waitFor(/\[echo\] got \d@\d three/);
+    await start.waitFor(/\[echo\] got \d@\d \{"n":2\}/);
+
+    let reports: TriggerLag[] = [];
+    for (let i = 0; i < 50; i++) {
+      const lag = sls(['sluice', 'lag', '--json'], dir);
+      expect(await lag.exited, lag.output()).toBe(0);
+      reports = JSON.parse(lag.output().slice(lag.output().indexOf('['), lag.output().lastIndexOf(']') + 1)) as TriggerLag[];
+      if (reports[0]!.totalLag === 0 && reports[0]!.partitions.reduce((n, p) => n + Math.max(p.committed, 0), 0) === 3) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const [report] = reports;
+    expect(report!.groupId).toBe(group);
+    expect(report!.group.state).toBe('Stable');
+    expect(report!.group.members).toHaveLength(1);
+    expect(report!.group.members[0]!.assignment[topic]!.sort()).toEqual([0, 1]);
+    expect(report!.partitions.reduce((n, p) => n + p.logEnd, 0)).toBe(3);
+    expect(report!.totalLag).toBe(0);
+
+    start.signal('SIGINT');
+    expect(await start.exited, start.output()).toBe(0);
+    expect(start.output()).toMatch(/SIGINT: finishing in-flight invocations[\s\S]*stopped/);
+  });
+});
