@@ -7,6 +7,7 @@ import { formatPath, getAt, isPlainObject, showValue, type PathSegment } from '.
 import type { GroupTuningInput } from './schema.ts';
 import { buildTrigger, functionSettings, type FunctionInput } from './trigger.ts';
 import type { ServiceSpec, TriggerSpec } from './types.ts';
+import { fromNativeEvent, nativeEventIndexes, type NativeKind } from './native-events.ts';
 import { checkSluiceCustom, checkSluiceEvent } from './validate.ts';
 import { resolveVariables } from './variables.ts';
 
@@ -109,7 +110,10 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
   const triggers: TriggerSpec[] = [];
   const functions = getAt(doc, ['functions']);
   for (const [name, fn] of isPlainObject(functions) ? Object.entries(functions) : []) {
-    const events = sluiceEventIndexes(fn);
+    const events: Array<{ index: number; kind: 'sluice' | NativeKind }> = [
+      ...sluiceEventIndexes(fn).map((index) => ({ index, kind: 'sluice' as const })),
+      ...(custom.emulateNativeEvents ? nativeEventIndexes(fn) : []),
+    ];
     if (events.length === 0) continue;
     const handler = read('functions', name, 'handler');
     const input: FunctionInput = {
@@ -120,11 +124,12 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
     };
     const settings = functionSettings(name, input, providerDefaults());
     problems.push(...settings.problems);
-    for (const index of events) {
-      const at = formatPath(['functions', name, 'events', index, 'sluice']);
-      const raw = read('functions', name, 'events', index, 'sluice');
-      if (raw === FAILED) continue;
-      const checked = checkSluiceEvent(raw, at);
+    for (const { index, kind } of events) {
+      const at = formatPath(['functions', name, 'events', index, kind]);
+      const resolved = read('functions', name, 'events', index, kind);
+      if (resolved === FAILED) continue;
+      const native = kind === 'sluice' || !isPlainObject(resolved) ? undefined : fromNativeEvent(kind, resolved);
+      const checked = checkSluiceEvent(native ? native.input : resolved, at);
       problems.push(...checked.problems);
       if (checked.value === undefined) continue;
       const brokers = checked.value.bootstrapServers === undefined ? fallbackBrokers() : undefined;
@@ -135,7 +140,7 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
         serviceTuning: custom.tuning,
       });
       problems.push(...built.problems);
-      triggers.push(built.trigger);
+      triggers.push(native?.eventSourceArn ? { ...built.trigger, eventSourceArn: native.eventSourceArn } : built.trigger);
     }
   }
   // A rule broken by a custom.sluice value is found once per trigger that uses it: say it once.
@@ -151,16 +156,29 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
  * `custom.sluice` validated: its brokers, for triggers that name none, and its consumer-group
  * tuning, for values triggers leave out (undefined when custom.sluice is invalid; see buildTrigger).
  */
-function serviceSettings(custom: unknown, problems: string[]): { brokers: string[] | undefined; tuning: GroupTuningInput | undefined } {
-  if (custom === FAILED) return { brokers: undefined, tuning: undefined };
+function serviceSettings(custom: unknown, problems: string[]): ServiceSettings {
+  const none = { brokers: undefined, tuning: undefined, emulateNativeEvents: false };
+  if (custom === FAILED) return none;
   const checked = checkSluiceCustom(custom, 'custom.sluice');
   problems.push(...checked.problems);
-  if (checked.value === undefined) return { brokers: undefined, tuning: undefined };
-  const { bootstrapServers: servers, ...tuning } = checked.value;
-  if (servers === undefined) return { brokers: undefined, tuning };
+  if (checked.value === undefined) return none;
+  const { bootstrapServers: servers, emulateNativeEvents = false, ...rest } = checked.value;
+  const tuning = pickTuning(rest);
+  if (servers === undefined) return { brokers: undefined, tuning, emulateNativeEvents };
   const parsed = parseBrokers(servers, 'custom.sluice.bootstrapServers');
   problems.push(...parsed.problems);
-  return { brokers: parsed.brokers, tuning };
+  return { brokers: parsed.brokers, tuning, emulateNativeEvents };
+}
+
+interface ServiceSettings {
+  brokers: string[] | undefined;
+  tuning: GroupTuningInput | undefined;
+  emulateNativeEvents: boolean;
+}
+
+function pickTuning(v: GroupTuningInput): GroupTuningInput {
+  const { maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency } = v;
+  return Object.fromEntries(Object.entries({ maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency }).filter(([, x]) => x !== undefined));
 }
 
 /** `KAFKA_BROKERS`, comma-separated; unset or empty means the local broker. */

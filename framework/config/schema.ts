@@ -232,6 +232,12 @@ export const sluiceCustomSchema = {
   type: 'object',
   properties: {
     bootstrapServers: bootstrapServersSchema,
+    emulateNativeEvents: {
+      description:
+        'emulateNativeEvents: true makes npm start / serverless sluice start also poll the functions\' native kafka and msk events locally, with the same event bytes; default false.',
+      type: 'boolean',
+      default: false,
+    },
     ...groupTuningSchema('custom'),
   },
   additionalProperties: false,
@@ -271,4 +277,5 @@ export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
 /** `custom.sluice` as the schema admits it. */
 export interface SluiceCustomInput extends GroupTuningInput {
   bootstrapServers?: string | string[];
+  emulateNativeEvents?: boolean;
 }

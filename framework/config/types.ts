@@ -70,6 +70,11 @@ export interface TriggerSpec {
   failure: FailurePolicy;
   /** AWS event-filtering patterns (parsed JSON objects); empty means every record is invoked. */
   filterPatterns: Array<Record<string, unknown>>;
+  /**
+   * Set for an emulated native `msk` event: the event then says `aws:kafka` and carries this
+   * cluster ARN as `eventSourceArn`, as AWS sends it.
+   */
+  eventSourceArn?: string;
   /** Where the trigger was declared, for messages: `functions.orders.events[0].sluice`. */
   path: string;
 }

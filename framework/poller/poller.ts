@@ -45,7 +45,7 @@ export function createPoller(o: PollerOptions): Poller {
   const tuning = { ...groupTuning(trigger), ...o.tuning };
   const maxPayloadBytes = o.maxPayloadBytes ?? MAX_PAYLOAD_BYTES;
   const logger = o.logger.child(trigger.functionName, { group: trigger.consumerGroupId, topic: trigger.topic });
-  const source = { bootstrapServers: o.brokers.join(',') };
+  const source = { bootstrapServers: o.brokers.join(','), ...(trigger.eventSourceArn ? { eventSourceArn: trigger.eventSourceArn } : {}) };
   const matches = compileFilters(trigger.filterPatterns);
   const destination: DestinationSender | undefined = trigger.failure.onFailure && createDestination(trigger.failure.onFailure, o.brokers, logger);
   const processor = new BatchProcessor({

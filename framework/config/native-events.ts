@@ -1,0 +1,41 @@
+/**
+ * Pure: the Serverless Framework's own `kafka` and `msk` events, read as Sluice triggers for
+ * local emulation (`custom.sluice.emulateNativeEvents: true`). On AWS these events become event
+ * source mappings and AWS polls; locally nothing would run them. Sluice takes the properties
+ * both understand and polls with the same event bytes and commit-after-success semantics;
+ * `accessConfigurations` (secrets that only exist in AWS) is read past, not resolved.
+ */
+import { isPlainObject } from './path.ts';
+
+export type NativeKind = 'kafka' | 'msk';
+
+/** Properties of the native events that mean the same as on a `sluice:` event. */
+const SHARED = ['topic', 'batchSize', 'maximumBatchingWindow', 'startingPosition', 'startingPositionTimestamp', 'consumerGroupId', 'enabled', 'filterPatterns'] as const;
+
+export interface NativeEvent {
+  kind: NativeKind;
+  index: number;
+}
+
+export function nativeEventIndexes(fn: unknown): NativeEvent[] {
+  const events = isPlainObject(fn) ? fn.events : undefined;
+  if (!Array.isArray(events)) return [];
+  return events.flatMap((event, index): NativeEvent[] => {
+    if (!isPlainObject(event)) return [];
+    if (isPlainObject(event.kafka)) return [{ kind: 'kafka', index }];
+    if (isPlainObject(event.msk)) return [{ kind: 'msk', index }];
+    return [];
+  });
+}
+
+/**
+ * The `sluice:`-shaped input for a native event, and for `msk` the cluster ARN the event
+ * carries as `eventSourceArn` (its `eventSource` is then `aws:kafka`, as AWS sends it).
+ */
+export function fromNativeEvent(kind: NativeKind, raw: Record<string, unknown>): { input: Record<string, unknown>; eventSourceArn?: string } {
+  const input: Record<string, unknown> = {};
+  for (const key of SHARED) if (raw[key] !== undefined && raw[key] !== null) input[key] = raw[key];
+  if (kind === 'kafka' && raw.bootstrapServers !== undefined) input.bootstrapServers = raw.bootstrapServers;
+  if (kind === 'msk' && typeof raw.arn === 'string') return { input, eventSourceArn: raw.arn };
+  return { input };
+}
