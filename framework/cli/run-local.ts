@@ -6,7 +6,8 @@
  */
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
 import type { ServiceSpec, TriggerSpec } from '../config/types.ts';
-import { createLocalInvoker } from '../invoke/local.ts';
+import { createInvoker, type InvokerChoice } from '../invoke/select.ts';
+import type { Invoker } from '../invoke/types.ts';
 import { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import { attachTerminalView } from '../observe/terminal-view.ts';
@@ -18,6 +19,8 @@ export interface RunLocalOptions {
   functionFilter?: string;
   /** Partitions of the topics created on the local broker (default 3). */
   partitions?: number;
+  /** What runs the handlers (default: the local invoker, worker threads). */
+  invoker?: InvokerChoice;
   logger: Logger;
   /** Where the terminal view and handler output go, a line at a time (default: stdout). */
   write?: (line: string) => void;
@@ -48,7 +51,7 @@ export function runLocal(o: RunLocalOptions): LocalRun {
   const write = o.write ?? ((line: string) => process.stdout.write(line + '\n'));
   let broker: BrokerHandle | undefined;
   let running: RunningService | undefined;
-  let invoker: ReturnType<typeof createLocalInvoker> | undefined;
+  let invoker: Invoker | undefined;
   let stopping: Promise<void> | undefined;
   let started: Promise<void> | undefined;
 
@@ -64,10 +67,7 @@ export function runLocal(o: RunLocalOptions): LocalRun {
 
   const start = async () => {
     const triggers = selectTriggers(service, o.functionFilter);
-    invoker = createLocalInvoker({
-      rootDir: service.rootDir, service: service.service, stage: service.stage, region: service.region, logger, output: write,
-      functions: triggers.map((t) => ({ functionName: t.functionName, handler: t.handler, memorySizeMb: t.memorySizeMb, environment: t.environment })),
-    });
+    invoker = createInvoker(o.invoker ?? { kind: 'local' }, service, triggers, logger, write);
     if (triggers.some((t) => !t.bootstrapServers)) {
       broker = await ensureBroker({ log: (line) => logger.info(line) });
     }

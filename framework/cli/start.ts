@@ -5,15 +5,21 @@
  */
 import { parseArgs } from 'node:util';
 import { loadService } from '../config/load.ts';
+import { parseInvokerChoice } from '../invoke/select.ts';
 import { createLogger } from '../observe/logger.ts';
 import { exitOnError, onShutdown } from './process.ts';
 import { runLocal } from './run-local.ts';
 
 const USAGE = `Usage: npm start [-- --stage <stage>] [--function <name>] [--config <file>] [--partitions <n>]
+                 [--invoker local|lambda] [--lambda-endpoint <url>]
 
 Runs the Sluice triggers of serverless.yml locally. With no bootstrapServers, custom.sluice.bootstrapServers
 or KAFKA_BROKERS, a local Apache Kafka is started and the declared topics are created (--partitions, default 3).
-Send records with: npm run produce -- <topic> '<value>' …`;
+Send records with: npm run produce -- <topic> '<value>' …
+
+--invoker local (default) runs the handlers of functions/ in worker threads; --invoker lambda invokes the
+Lambdas <service>-<stage>-<function> instead: deployed ones (credentials and region from the AWS SDK chain), or
+serverless-offline's with --lambda-endpoint http://localhost:3002 (also AWS_ENDPOINT_URL_LAMBDA).`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -22,6 +28,8 @@ async function main(): Promise<void> {
       function: { type: 'string', short: 'f' },
       config: { type: 'string', short: 'c' },
       partitions: { type: 'string', default: '3' },
+      invoker: { type: 'string', default: 'local' },
+      'lambda-endpoint': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -29,9 +37,10 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  const invoker = parseInvokerChoice(values.invoker, values['lambda-endpoint']);
   const logger = createLogger('sluice');
   const service = await loadService({ rootDir: process.cwd(), ...(values.config ? { file: values.config } : {}), ...(values.stage ? { stage: values.stage } : {}) });
-  const run = runLocal({ service, logger, partitions: Number(values.partitions), ...(values.function ? { functionFilter: values.function } : {}) });
+  const run = runLocal({ service, logger, partitions: Number(values.partitions), invoker, ...(values.function ? { functionFilter: values.function } : {}) });
   onShutdown(logger, run.stop);
   await run.ready;
 }

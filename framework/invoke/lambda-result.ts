@@ -1,0 +1,121 @@
+/**
+ * Pure: what AWS Lambda's Invoke API (RequestResponse) answered -> an InvokeResult, and what a
+ * thrown SDK error means. The lambda invoker (lambda.ts) only sends and calls these.
+ *
+ * - 200 without `FunctionError`: ok, with the JSON payload the handler returned.
+ * - `FunctionError` (Handled or Unhandled): the handler failed; the payload says how
+ *   (`errorType`, `errorMessage`, `trace`/`stackTrace`). Lambda's own timeout ("Task timed out
+ *   after 3.00 seconds", errorType `Sandbox.Timedout`; serverless-offline's "[504] - Lambda
+ *   timeout.") is a timeout, a runtime that exited or ran out of memory is a crash.
+ * - A thrown error: throttling is retried by the invoker; everything else (request too large,
+ *   unknown function, endpoint unreachable, service errors) is a failed invocation that the
+ *   poller's failure policy deals with. The function never ran: kind `crash`.
+ */
+import type { InvokeError, InvokeResult } from './types.ts';
+
+export interface InvokeResponse {
+  statusCode: number | undefined;
+  functionError: string | undefined;
+  payload: Uint8Array | undefined;
+  requestId: string;
+  durationMs: number;
+}
+
+/** What the invoker knows when a call fails, for messages that say where and what. */
+export interface FailureContext {
+  lambdaName: string;
+  /** The endpoint in use, or undefined for AWS's own. */
+  endpoint: string | undefined;
+  requestBytes: number;
+}
+
+export type ThrownError =
+  | { throttled: true; error: InvokeError }
+  | { throttled: false; error: InvokeError };
+
+const TIMEOUT_MESSAGE = /Task timed out after [\d.]+ seconds|\[504\] - Lambda timeout\./;
+const TIMEOUT_TYPES = new Set(['Sandbox.Timedout']);
+const CRASH_TYPES = new Set(['Runtime.ExitError', 'Runtime.OutOfMemory']);
+const THROTTLE_NAMES = new Set(['TooManyRequestsException', 'ThrottlingException']);
+
+export function resultFromResponse(r: InvokeResponse): InvokeResult {
+  const text = r.payload ? Buffer.from(r.payload).toString('utf8') : '';
+  const { durationMs, requestId } = r;
+  if (r.functionError) return { ok: false, error: functionError(r.functionError, text), durationMs, requestId };
+  return { ok: true, payload: parsePayload(text), durationMs, requestId };
+}
+
+/** The error a failed handler reported (`X-Amz-Function-Error: Handled | Unhandled`). */
+export function functionError(functionErrorHeader: string, text: string): InvokeError {
+  const body = parsePayload(text);
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const name = stringField(fields, 'errorType') ?? functionErrorHeader;
+  const message = stringField(fields, 'errorMessage') ?? (text ? text : `the function failed (${functionErrorHeader}) without an error message`);
+  const trace = [fields['trace'], fields['stackTrace']].find((t): t is unknown[] => Array.isArray(t));
+  const kind = TIMEOUT_TYPES.has(name) || TIMEOUT_MESSAGE.test(message) ? 'timeout' : CRASH_TYPES.has(name) ? 'crash' : 'error';
+  return { kind, name, message, ...(trace ? { stack: trace.map(String).join('\n') } : {}) };
+}
+
+/** A thrown SDK (or network) error: throttled (to retry) or a failed invocation. */
+export function classifyThrown(e: unknown, c: FailureContext): ThrownError {
+  const { name, message, status } = describe(e);
+  const at = c.endpoint ? ` at ${c.endpoint}` : '';
+  if (THROTTLE_NAMES.has(name) || status === 429) {
+    return { throttled: true, error: { kind: 'crash', name: name === 'Error' ? 'TooManyRequestsException' : name, message: `Lambda ${c.lambdaName} is throttled: ${message}` } };
+  }
+  if (name === 'RequestTooLargeException' || status === 413) {
+    return { throttled: false, error: { kind: 'crash', name: 'RequestTooLargeException', message: `the request to ${c.lambdaName} was ${c.requestBytes} bytes, over Lambda's 6 MB limit: ${message}` } };
+  }
+  if (name === 'ResourceNotFoundException') {
+    return { throttled: false, error: { kind: 'crash', name, message: `no Lambda function ${c.lambdaName}${at}: ${message}` } };
+  }
+  if (status === undefined) {
+    return { throttled: false, error: { kind: 'crash', name, message: `cannot reach Lambda${at || ' (AWS)'} to invoke ${c.lambdaName}: ${message}` } };
+  }
+  return { throttled: false, error: { kind: 'crash', name, message: `invoking ${c.lambdaName}${at} failed (HTTP ${status}): ${message}` } };
+}
+
+export type FunctionCheck = 'missing' | 'unsupported' | 'not-allowed' | 'unreachable' | 'failed';
+
+/** Why `GetFunction` failed at start: a missing function or an unreachable endpoint stop the start; an endpoint without the API (serverless-offline) or a role without `lambda:GetFunction` only skip the check. */
+export function classifyCheck(e: unknown): FunctionCheck {
+  const { name, status, code } = describe(e);
+  if (name === 'ResourceNotFoundException') return 'missing';
+  if (name === 'AccessDeniedException') return 'not-allowed'; // bad credentials (UnrecognizedClientException, 403) are 'failed'
+  if (status === 404 || status === 405 || status === 501 || name === 'UnknownOperationException') return 'unsupported';
+  if (status === undefined && (/^E[A-Z_]+$/.test(code ?? '') || name === 'AbortError' || name === 'TimeoutError')) return 'unreachable';
+  return 'failed';
+}
+
+export interface ErrorFacts {
+  name: string;
+  /** Never empty: a refused connection on Node 20 is an AggregateError without a message. */
+  message: string;
+  /** The HTTP status, if the service answered. */
+  status: number | undefined;
+  /** Node's system error code (ECONNREFUSED, ENOTFOUND, …), if any. */
+  code: string | undefined;
+}
+
+export function describe(e: unknown): ErrorFacts {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e), status: undefined, code: undefined };
+  const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  const rawCode = (e as { code?: unknown }).code;
+  const code = typeof rawCode === 'string' ? rawCode : undefined;
+  const inner = e instanceof AggregateError ? e.errors.map((x: unknown) => (x instanceof Error ? x.message : String(x))).join('; ') : '';
+  return { name: e.name, message: e.message || inner || code || e.name, status, code };
+}
+
+function parsePayload(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text; // not JSON (serverless-offline quotes a returned string without escaping it): the text as is
+  }
+}
+
+function stringField(o: Record<string, unknown>, key: string): string | undefined {
+  const v = o[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
