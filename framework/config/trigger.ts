@@ -1,3 +1,4 @@
+import { buildAccess } from './access.ts';
 import { parseBrokers } from './brokers.ts';
 import { failurePolicy } from './failure.ts';
 import { parseFilterPatterns } from './filters.ts';
@@ -78,6 +79,7 @@ export function buildTrigger(
   const group = groupSettings(event, context.serviceTuning, { path: context.path, functionName: fn.functionName, timeoutMs: fn.timeoutMs });
   const failure = failurePolicy(event, { path: context.path, topic: event.topic });
   const filters = parseFilterPatterns(event.filterPatterns ?? [], `${context.path}.filterPatterns`);
+  const access = buildAccess(event, context.path);
   const trigger: TriggerSpec = {
     ...fn,
     topic: event.topic,
@@ -93,10 +95,11 @@ export function buildTrigger(
     filterPatterns: filters.patterns,
     path: context.path,
   };
+  if (access.access) trigger.access = access.access;
   if (startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp !== undefined) {
     trigger.startingPositionTimestampMs = Math.round(event.startingPositionTimestamp * 1000);
   }
-  return { trigger, problems: [...(own?.problems ?? []), ...group.problems, ...failure.problems, ...filters.problems] };
+  return { trigger, problems: [...(own?.problems ?? []), ...group.problems, ...failure.problems, ...filters.problems, ...access.problems] };
 }
 
 /** A positive number (numeric strings from `${env:…}` accepted), undefined when not set. */

@@ -22,6 +22,23 @@ export interface FailurePolicy {
   onFailure: Destination | undefined;
 }
 
+export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+
+/**
+ * How a trigger's Kafka clients authenticate (`accessConfigurations`, framework/config/access.ts):
+ * Secrets Manager ARNs only, never secret values; framework/kafka/security.ts resolves them.
+ */
+export interface KafkaAccess {
+  /** From `saslPlainAuth`, `saslScram256Auth` or `saslScram512Auth` (at most one is set). */
+  sasl?: { mechanism: SaslMechanism; secretArn: string };
+  /** `clientCertificateTlsAuth`: mutual TLS. */
+  clientCertificateSecretArn?: string;
+  /** `serverRootCaCertificate`: the CA the brokers' certificates are checked against (else the system's). */
+  rootCaSecretArn?: string;
+  /** Connect with TLS: `tls` as written, else true whenever one of the above is set (AWS uses SASL only over TLS). */
+  tls: boolean;
+}
+
 /** One `sluice:` event of one function, with every default applied. */
 export interface TriggerSpec {
   /** The key under `functions:` in serverless.yml. */
@@ -70,6 +87,8 @@ export interface TriggerSpec {
   failure: FailurePolicy;
   /** AWS event-filtering patterns (parsed JSON objects); empty means every record is invoked. */
   filterPatterns: Array<Record<string, unknown>>;
+  /** Authentication and TLS for every client of the trigger; undefined: plaintext, unauthenticated. */
+  access?: KafkaAccess;
   /**
    * Set for an emulated native `msk` event: the event then says `aws:kafka` and carries this
    * cluster ARN as `eventSourceArn`, as AWS sends it.

@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { ACCESS_ANY_OF_WORDING, ACCESS_PATTERN_WORDING, saslConflict } from './access.ts';
 import { parseDestination } from './destination.ts';
 import { isPlainObject, showValue } from './path.ts';
 import { sluiceCustomSchema, sluiceEventSchema, type SluiceCustomInput, type SluiceEventInput } from './schema.ts';
@@ -82,12 +83,14 @@ const PATTERN_WORDING: Readonly<Record<string, (value: unknown) => string>> = {
   'bootstrapServers[]': () => 'must be "host:port"',
   'destinationConfig.onFailure.destination': (value) =>
     parseDestination(String(value)).problem ?? 'must be kafka://<topic> or an SQS queue, SNS topic or S3 bucket ARN',
+  ...ACCESS_PATTERN_WORDING,
 };
 
 const ANY_OF_WORDING: Readonly<Record<string, string>> = {
   bootstrapServers: 'must be a list of "host:port" strings or one comma-separated string',
   maximumRecordAgeInSeconds: 'must be -1 or 60–604800',
   'filterPatterns[]': 'must be a filter pattern: a map, or a JSON string of one',
+  ...ACCESS_ANY_OF_WORDING,
 };
 
 const TYPE_WORDING: Readonly<Record<string, string>> = {
@@ -124,7 +127,8 @@ function describe(e: ErrorObject, schema: DescribedSchema, path: string): string
         : `${where}: unknown property "${unknown}". Allowed properties: ${allowed.join(', ')}.`;
     }
     case 'not': {
-      // The only `not` is the cross-field rule: startingPositionTimestamp only with AT_TIMESTAMP.
+      // The cross-field rules: one SASL mechanism at most, and startingPositionTimestamp only with AT_TIMESTAMP.
+      if (key === 'accessConfigurations' && isPlainObject(e.data)) return saslConflict(where, e.data);
       const position = isPlainObject(e.data) ? e.data.startingPosition : undefined;
       return (
         `${where}: startingPositionTimestamp is only allowed with startingPosition AT_TIMESTAMP ` +

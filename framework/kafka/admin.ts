@@ -3,8 +3,8 @@ import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 
 // Node's ESM loader cannot see this one among kafkajs's CommonJS named exports.
 const { ConfigResourceTypes, AssignerProtocol } = kafkajs;
-import { SluiceError } from '../errors.ts';
-import { describeCause } from './client.ts';
+import { ConfigError, SluiceError } from '../errors.ts';
+import { describeCause, isAuthenticationFailure } from './client.ts';
 
 export interface TopicRequest {
   topic: string;
@@ -43,7 +43,7 @@ export class ClusterAdmin {
       await admin.describeCluster();
     } catch (e) {
       await admin.disconnect().catch(() => undefined);
-      throw unreachable(brokers, e);
+      throw isAuthenticationFailure(e) ? credentialsRefused(brokers, e) : unreachable(brokers, e);
     }
     return new ClusterAdmin(admin, brokers);
   }
@@ -163,6 +163,16 @@ function decodeAssignment(bytes: Buffer): Record<string, number[]> {
   } catch {
     return {}; // not the standard consumer protocol: members are still listed, without partitions
   }
+}
+
+/** The brokers answered, and refused the SASL credentials: retrying cannot help. */
+export function credentialsRefused(brokers: string[], cause: unknown): ConfigError {
+  return new ConfigError(
+    `Kafka at ${brokers.join(',')} refused the credentials (${describeCause(cause)}). ` +
+      'Check the username and password in the secret that accessConfigurations names (locally: its SLUICE_SECRET_<NAME> variable), ' +
+      'and that the user exists on the cluster for that SASL mechanism.',
+    { cause },
+  );
 }
 
 export function unreachable(brokers: string[], cause: unknown): SluiceError {

@@ -2,8 +2,9 @@
  * The only module family that imports kafkajs. Nothing it exports carries a kafkajs type
  * into the poller, the chunker or the handler API.
  */
-import { Kafka, logLevel as KafkaLogLevel, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel as KafkaLogLevel, type LogEntry, type SASLOptions } from 'kafkajs';
 import type { Logger } from '../observe/logger.ts';
+import { describeSecurity, redactor, secretValues, type SaslCredentials, type TlsSettings } from './security.ts';
 
 export interface ClientOptions {
   brokers: string[];
@@ -12,18 +13,29 @@ export interface ClientOptions {
   /** Attempts to reach the cluster before giving up (bounded: never retry forever). */
   retries?: number;
   connectionTimeoutMs?: number;
+  /** SASL credentials (security.ts resolves them from the trigger's accessConfigurations). */
+  sasl?: SaslCredentials;
+  /** Connect with TLS; `{}` for the system's CAs and no client certificate. */
+  ssl?: TlsSettings;
 }
 
 export function createKafkaClient(options: ClientOptions): Kafka {
   const log = options.logger.child('kafkajs');
+  const { sasl, ssl } = options;
+  const security = { ...(sasl ? { sasl } : {}), ...(ssl ? { ssl } : {}) };
+  // kafkajs does not log credentials; this keeps it so should one of its messages ever quote them.
+  const redact = redactor(secretValues(security));
+  if (sasl || ssl) log.debug('connecting with', { brokers: options.brokers, security: describeSecurity(security) });
   return new Kafka({
     clientId: options.clientId ?? 'sluice',
     brokers: options.brokers,
+    ...(sasl ? { sasl: kafkajsSasl(sasl) } : {}),
+    ...(ssl ? { ssl: { ...ssl } } : {}),
     connectionTimeout: options.connectionTimeoutMs ?? 3000,
     retry: { retries: options.retries ?? 5, initialRetryTime: 300, maxRetryTime: 5000 },
     logLevel: log.level === 'debug' ? KafkaLogLevel.DEBUG : KafkaLogLevel.WARN,
     logCreator: () => (entry: LogEntry) => {
-      const { message, ...fields } = entry.log;
+      const { message, ...fields } = redact(entry.log);
       const at = entry.level <= KafkaLogLevel.ERROR ? 'error' : entry.level === KafkaLogLevel.WARN ? 'warn' : 'debug';
       // kafkajs logs every retried attempt and every error response as an error; what is fatal
       // reaches the caller as a thrown error, so these are debug detail.
@@ -31,6 +43,22 @@ export function createKafkaClient(options: ClientOptions): Kafka {
       log[demoted ? 'debug' : at](message, { ...fields, ns: entry.namespace });
     },
   });
+}
+
+function kafkajsSasl({ mechanism, username, password }: SaslCredentials): SASLOptions {
+  switch (mechanism) {
+    case 'plain':
+      return { mechanism, username, password };
+    case 'scram-sha-256':
+      return { mechanism, username, password };
+    case 'scram-sha-512':
+      return { mechanism, username, password };
+  }
+}
+
+/** The broker refused the SASL handshake (wrong username or password, or a mechanism it does not enable). */
+export function isAuthenticationFailure(e: unknown): boolean {
+  return e instanceof Error && e.name === 'KafkaJSSASLAuthenticationError';
 }
 
 /** kafkajs error names that mean "the broker could not be reached at all". */

@@ -7,10 +7,11 @@ import { failureHeaders, type FailedRecord } from '../failure/failed-record.ts';
 import type { Logger } from '../observe/logger.ts';
 import { createKafkaClient } from './client.ts';
 import { RecordProducer } from './producer.ts';
+import type { KafkaSecurity } from './security.ts';
 
-export function createKafkaDestination(uri: string, topic: string, brokers: string[], logger: Logger): DestinationSender {
+export function createKafkaDestination(uri: string, topic: string, brokers: string[], logger: Logger, security: KafkaSecurity = {}): DestinationSender {
   let producer: Promise<RecordProducer> | undefined;
-  const connect = () => (producer ??= RecordProducer.connect(createKafkaClient({ brokers, logger, clientId: 'sluice-destination', retries: 2 })));
+  const connect = () => (producer ??= RecordProducer.connect(createKafkaClient({ brokers, logger, clientId: 'sluice-destination', retries: 2, ...security })));
   return {
     uri,
     async send(records: FailedRecord[]) {

@@ -13,6 +13,7 @@ import { createDestination, type DestinationSender } from '../failure/destinatio
 import { compileFilters } from '../filter/compile.ts';
 import type { Invoker } from '../invoke/types.ts';
 import { createKafkaClient } from '../kafka/client.ts';
+import type { KafkaSecurity } from '../kafka/security.ts';
 import { createGroupMember, type GroupMember, type PartitionBatch } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
@@ -25,6 +26,8 @@ import { planWork } from './work-plan.ts';
 export interface PollerOptions {
   trigger: TriggerSpec;
   brokers: string[];
+  /** SASL / TLS for every client of the trigger (resolved from `trigger.access`, framework/kafka/security.ts). */
+  security?: KafkaSecurity;
   invoker: Invoker;
   logger: Logger;
   events: Instrumentation;
@@ -47,7 +50,7 @@ export function createPoller(o: PollerOptions): Poller {
   const logger = o.logger.child(trigger.functionName, { group: trigger.consumerGroupId, topic: trigger.topic });
   const source = { bootstrapServers: o.brokers.join(','), ...(trigger.eventSourceArn ? { eventSourceArn: trigger.eventSourceArn } : {}) };
   const matches = compileFilters(trigger.filterPatterns);
-  const destination: DestinationSender | undefined = trigger.failure.onFailure && createDestination(trigger.failure.onFailure, o.brokers, logger);
+  const destination: DestinationSender | undefined = trigger.failure.onFailure && createDestination(trigger.failure.onFailure, o.brokers, logger, o.security);
   const processor = new BatchProcessor({
     trigger,
     maxPollIntervalMs: tuning.maxPollIntervalMs,
@@ -73,7 +76,7 @@ export function createPoller(o: PollerOptions): Poller {
   return {
     trigger,
     async start() {
-      const kafka = createKafkaClient({ brokers: o.brokers, clientId: `sluice-${trigger.functionName}`, logger });
+      const kafka = createKafkaClient({ brokers: o.brokers, clientId: `sluice-${trigger.functionName}`, logger, ...o.security });
       member = createGroupMember({
         kafka,
         groupId: trigger.consumerGroupId,

@@ -8,6 +8,7 @@ import { ConfigError, SluiceError } from '../errors.ts';
 import type { Invoker } from '../invoke/types.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient } from '../kafka/client.ts';
+import { resolveTriggerSecurity, type SecretSource } from '../kafka/security.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import { createPoller, type Poller } from './poller.ts';
@@ -26,6 +27,8 @@ export interface ServiceRunnerOptions {
   tuning?: Partial<GroupTuning>;
   /** Connection attempts before a cluster counts as unreachable. */
   retries?: number;
+  /** Where accessConfigurations' secrets come from; default: SLUICE_SECRET_<NAME> variables, or Secrets Manager with SLUICE_SECRETS=secretsmanager. */
+  secrets?: SecretSource;
 }
 
 export interface RunningService {
@@ -43,17 +46,19 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     return brokers;
   };
 
+  // Secrets are read once, before anything connects: a missing one fails the start with its name.
+  const security = await resolveTriggerSecurity(triggers, o.secrets);
   const byCluster = new Map<string, TriggerSpec[]>();
   for (const t of triggers) {
-    const key = brokersOf(t).join(',');
+    const key = `${brokersOf(t).join(',')} ${JSON.stringify(t.access ?? {})}`;
     byCluster.set(key, [...(byCluster.get(key) ?? []), t]);
   }
-  for (const [key, clusterTriggers] of byCluster) {
-    const brokers = key.split(',');
-    const admin = await ClusterAdmin.connect(createKafkaClient({ brokers, logger: o.logger, retries: o.retries ?? 5 }), brokers);
+  for (const clusterTriggers of byCluster.values()) {
+    const brokers = brokersOf(clusterTriggers[0]!);
+    const admin = await ClusterAdmin.connect(createKafkaClient({ brokers, logger: o.logger, retries: o.retries ?? 5, ...security.get(clusterTriggers[0]!) }), brokers);
     try {
       checkSessionTimeouts(clusterTriggers, await admin.sessionTimeoutBounds(), brokers);
-      const create = key === o.defaultBrokers?.join(',') ? o.createTopics : undefined;
+      const create = brokers.join(',') === o.defaultBrokers?.join(',') ? o.createTopics : undefined;
       await prepareTopics(admin, clusterTriggers, create, o.logger);
       for (const t of clusterTriggers) await applyStartingPosition(admin, t, o.logger.child(t.functionName));
     } finally {
@@ -64,7 +69,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   await o.invoker.prepare();
 
   const pollers = triggers.map((trigger) =>
-    createPoller({ trigger, brokers: brokersOf(trigger), invoker: o.invoker, logger: o.logger, events: o.events, ...(o.tuning ? { tuning: o.tuning } : {}) }),
+    createPoller({ trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker: o.invoker, logger: o.logger, events: o.events, ...(o.tuning ? { tuning: o.tuning } : {}) }),
   );
   const started: Poller[] = [];
   try {

@@ -4,6 +4,7 @@
  * No I/O here; broker.ts and its helpers do the reading, writing and spawning.
  */
 import path from 'node:path';
+import { withSaslListener, type SaslListener } from './sasl.ts';
 
 export const DEFAULT_PORT = 29092;
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
@@ -83,8 +84,8 @@ export function instancePaths(instanceDir: string): InstancePaths {
   };
 }
 
-export function renderServerProperties(p: { port: number; controllerPort: number; dataDir: string }): string {
-  const props: Array<[string, string | number | boolean]> = [
+export function renderServerProperties(p: { port: number; controllerPort: number; dataDir: string; sasl?: SaslListener }): string {
+  const base: Array<[string, string | number | boolean]> = [
     ['process.roles', 'broker,controller'],
     ['node.id', 1],
     ['controller.quorum.bootstrap.servers', `127.0.0.1:${p.controllerPort}`],
@@ -111,6 +112,7 @@ export function renderServerProperties(p: { port: number; controllerPort: number
     ['replica.fetch.max.bytes', MAX_MESSAGE_BYTES],
     ['socket.request.max.bytes', 4 * MAX_MESSAGE_BYTES],
   ];
+  const props = p.sasl ? withSaslListener(base, p.sasl) : base;
   return ['# Written by infra/kafka on every start; edit infra/kafka/config.ts instead.', ...props.map(([k, v]) => `${k}=${v}`), ''].join('\n');
 }
 

@@ -20,7 +20,8 @@ export function newClusterId(): string {
   throw new Error('could not generate a Kafka cluster id in 100 attempts'); // p(fail) = (1/64)^100
 }
 
-export async function formatStorage(p: { java: string; libDir: string; serverProperties: string; log4jProperties: string }): Promise<string> {
+/** `extraArgs`: more `format` options, e.g. `--add-scram …` (sasl.ts). */
+export async function formatStorage(p: { java: string; libDir: string; serverProperties: string; log4jProperties: string; extraArgs?: string[] }): Promise<string> {
   const clusterId = newClusterId();
   const args = [
     `-Dlog4j2.configurationFile=${p.log4jProperties}`,
@@ -33,6 +34,7 @@ export async function formatStorage(p: { java: string; libDir: string; serverPro
     '-c',
     p.serverProperties,
     '--standalone',
+    ...(p.extraArgs ?? []),
   ];
   const result = await runCapture(p.java, args, { timeoutMs: 120_000 });
   if (result.code !== 0) {

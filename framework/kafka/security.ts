@@ -1,0 +1,147 @@
+/**
+ * A trigger's `access` (secret ARNs, framework/config/access.ts) -> the SASL and TLS settings
+ * its Kafka clients connect with. Secrets are read through a SecretSource (secrets.ts) and
+ * checked against the JSON Secrets Manager holds for Lambda's Kafka event sources. Nothing
+ * here logs, and no message carries a secret value: only ARNs, property names and shapes.
+ */
+import type { KafkaAccess, SaslMechanism } from '../config/types.ts';
+import { ConfigError, isConfigError } from '../errors.ts';
+import { defaultSecretSource, type SecretSource } from './secrets.ts';
+
+export { defaultSecretSource, envSecrets, secretsManagerSecrets, type SecretSource } from './secrets.ts';
+
+export interface SaslCredentials {
+  mechanism: SaslMechanism;
+  username: string;
+  password: string;
+}
+
+/** TLS for the connection; an empty object means TLS with the system's CAs and no client certificate. */
+export interface TlsSettings {
+  /** PEM CA certificates the brokers' certificates must chain to (instead of the system's). */
+  ca?: string[];
+  /** PEM client certificate (chain) and its private key, for mutual TLS. */
+  cert?: string;
+  key?: string;
+  passphrase?: string;
+}
+
+/** What createKafkaClient connects with: plaintext and unauthenticated when both are unset. */
+export interface KafkaSecurity {
+  sasl?: SaslCredentials;
+  ssl?: TlsSettings;
+}
+
+const SHAPES = {
+  sasl: '{"username": "…", "password": "…"}',
+  clientCertificate: '{"certificate": "-----BEGIN CERTIFICATE-----…", "privateKey": "-----BEGIN PRIVATE KEY-----…", "privateKeyPassword": "…" (optional)}',
+  rootCa: '{"certificate": "-----BEGIN CERTIFICATE-----…"}',
+} as const;
+
+const SASL_PROPERTY: Record<SaslMechanism, string> = {
+  plain: 'saslPlainAuth',
+  'scram-sha-256': 'saslScram256Auth',
+  'scram-sha-512': 'saslScram512Auth',
+};
+
+/**
+ * Reads the secrets `access` names and returns the settings to connect with. `path` is where
+ * the trigger is declared; every error is a ConfigError naming the property and the ARN.
+ */
+export async function resolveSecurity(access: KafkaAccess | undefined, secrets: SecretSource, path: string): Promise<KafkaSecurity> {
+  if (!access) return {};
+  const at = (property: string) => `${path}.accessConfigurations.${property}`;
+  const security: KafkaSecurity = {};
+  if (access.sasl) {
+    const where = at(SASL_PROPERTY[access.sasl.mechanism]);
+    const fields = await readJson(secrets, access.sasl.secretArn, SHAPES.sasl, where, ['username', 'password'], []);
+    security.sasl = { mechanism: access.sasl.mechanism, username: fields.username!, password: fields.password! };
+  }
+  if (access.tls) {
+    const ssl: TlsSettings = {};
+    if (access.rootCaSecretArn) {
+      const fields = await readJson(secrets, access.rootCaSecretArn, SHAPES.rootCa, at('serverRootCaCertificate'), ['certificate'], []);
+      ssl.ca = [fields.certificate!];
+    }
+    if (access.clientCertificateSecretArn) {
+      const where = at('clientCertificateTlsAuth');
+      const fields = await readJson(secrets, access.clientCertificateSecretArn, SHAPES.clientCertificate, where, ['certificate', 'privateKey'], ['privateKeyPassword']);
+      ssl.cert = fields.certificate!;
+      ssl.key = fields.privateKey!;
+      if (fields.privateKeyPassword !== undefined) ssl.passphrase = fields.privateKeyPassword;
+    }
+    security.ssl = ssl;
+  }
+  return security;
+}
+
+/**
+ * Every trigger's settings, by trigger. The secrets come from `secrets`, by default from
+ * defaultSecretSource(), which is only consulted when a trigger has `access`.
+ */
+export async function resolveTriggerSecurity<T extends { access?: KafkaAccess; path: string }>(
+  triggers: readonly T[],
+  secrets?: SecretSource,
+): Promise<Map<T, KafkaSecurity>> {
+  const out = new Map<T, KafkaSecurity>();
+  for (const t of triggers) out.set(t, t.access ? await resolveSecurity(t.access, (secrets ??= defaultSecretSource()), t.path) : {});
+  return out;
+}
+
+/** Every secret value in `security`, for redaction (client.ts): passwords, keys, passphrases. */
+export function secretValues(security: KafkaSecurity): string[] {
+  return [security.sasl?.password, security.ssl?.key, security.ssl?.passphrase].filter((v): v is string => typeof v === 'string' && v !== '');
+}
+
+/** Replaces every occurrence of the given values in the strings of a value (deeply) with `[redacted]`. */
+export function redactor(values: readonly string[]): <T>(value: T) => T {
+  const sorted = [...new Set(values)].filter((v) => v !== '').sort((a, b) => b.length - a.length);
+  if (sorted.length === 0) return (value) => value;
+  const walk = (value: unknown, depth: number): unknown => {
+    if (typeof value === 'string') return sorted.reduce((out, v) => out.split(v).join('[redacted]'), value);
+    if (depth > 8 || typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
+    if (Array.isArray(value)) return value.map((v) => walk(v, depth + 1));
+    if (value instanceof Error) return walk({ name: value.name, message: value.message }, depth + 1);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, depth + 1)]));
+  };
+  return <T>(value: T) => walk(value, 0) as T;
+}
+
+/** A short, secret-free description for logs: `SASL/SCRAM-SHA-512 as alice over TLS`. */
+export function describeSecurity(security: KafkaSecurity): string {
+  const sasl = security.sasl ? `SASL/${security.sasl.mechanism.toUpperCase()} as ${security.sasl.username}` : 'no SASL';
+  const tls = !security.ssl ? 'plaintext' : security.ssl.cert ? 'mutual TLS' : 'TLS';
+  return `${sasl}, ${tls}`;
+}
+
+async function readJson(
+  secrets: SecretSource,
+  arn: string,
+  shape: string,
+  where: string,
+  required: readonly string[],
+  optional: readonly string[],
+): Promise<Record<string, string>> {
+  let text: string;
+  try {
+    text = await secrets.read(arn, shape);
+  } catch (e) {
+    if (isConfigError(e)) throw new ConfigError(`${where}: ${e.message}`, { cause: e });
+    throw e;
+  }
+  const wrong = (what: string) => new ConfigError(`${where}: the secret ${arn} ${what}. It must hold ${shape}.`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // JSON.parse's own message quotes the text, which is the secret: never pass it on.
+    throw wrong('is not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong('is not a JSON object');
+  const object = value as Record<string, unknown>;
+  const missing = required.filter((key) => typeof object[key] !== 'string' || object[key] === '');
+  if (missing.length) throw wrong(`has no ${missing.map((k) => `"${k}"`).join(' or ')} string`);
+  const badOptional = optional.filter((key) => object[key] !== undefined && typeof object[key] !== 'string');
+  if (badOptional.length) throw wrong(`has a ${badOptional.map((k) => `"${k}"`).join(' and ')} that is not a string`);
+  return Object.fromEntries([...required, ...optional].filter((key) => typeof object[key] === 'string').map((key) => [key, object[key] as string]));
+}
