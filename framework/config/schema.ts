@@ -1,3 +1,5 @@
+import { sluiceDeploySchema, type SluiceDeployInput } from '../plugin/deploy/schema.ts';
+import { accessConfigurationsSchema, tlsSchema, type AccessConfigurationsInput } from './access.ts';
 import { DESTINATION_FORMS, DESTINATION_PATTERN, TOPIC_NAME } from './destination.ts';
 
 /**
@@ -217,6 +219,8 @@ export const sluiceEventSchema = {
       maxItems: MAX_FILTER_PATTERNS,
       items: { anyOf: [{ type: 'object' }, { type: 'string' }] },
     },
+    accessConfigurations: accessConfigurationsSchema,
+    tls: tlsSchema,
   },
   required: ['topic'],
   additionalProperties: false,
@@ -239,6 +243,7 @@ export const sluiceCustomSchema = {
       default: false,
     },
     ...groupTuningSchema('custom'),
+    deploy: sluiceDeploySchema,
   },
   additionalProperties: false,
 } as const;
@@ -272,10 +277,13 @@ export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
   enabled?: boolean;
   /** Maps, or JSON strings of maps (filters.ts parses them). */
   filterPatterns?: Array<Record<string, unknown> | string>;
+  accessConfigurations?: AccessConfigurationsInput;
+  tls?: boolean;
 }
 
 /** `custom.sluice` as the schema admits it. */
 export interface SluiceCustomInput extends GroupTuningInput {
   bootstrapServers?: string | string[];
   emulateNativeEvents?: boolean;
+  deploy?: SluiceDeployInput;
 }

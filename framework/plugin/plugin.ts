@@ -3,13 +3,15 @@
  * the configuration schemas and declares commands and hooks; configuration is read in hooks,
  * where the framework has resolved its variables. The hooks' work lives in ./commands.ts,
  * loaded on first use (it pulls in kafkajs, esbuild and the poller, which `serverless package`
- * does not need). index.cjs is the file serverless.yml lists; it loads this one.
+ * does not need), and `serverless package`'s in ./deploy/package-hook.ts (the poller's ECS
+ * service in the template). index.cjs is the file serverless.yml lists; it loads this one.
  */
 import { sluiceCustomSchema, sluiceEventSchema } from '../config/schema.ts';
 import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './serverless-api.ts';
 
 type Commands = typeof import('./commands.ts');
 type Service = typeof import('./service.ts');
+type PackageHook = typeof import('./deploy/package-hook.ts');
 /** Imports a module of this directory as native ESM (tsx's tsImport, from index.cjs). */
 export type LoadModule = (specifier: string) => Promise<unknown>;
 
@@ -63,8 +65,10 @@ export interface SluicePluginClass {
 export function createSluicePlugin(load: LoadModule): SluicePluginClass {
   let loadedCommands: Promise<Commands> | undefined;
   let loadedService: Promise<Service> | undefined;
+  let loadedPackageHook: Promise<PackageHook> | undefined;
   const commands = () => (loadedCommands ??= load('./commands.ts') as Promise<Commands>);
   const service = () => (loadedService ??= load('./service.ts') as Promise<Service>);
+  const packageHook = () => (loadedPackageHook ??= load('./deploy/package-hook.ts') as Promise<PackageHook>);
 
   return class SluicePlugin {
     readonly commands = COMMANDS;
@@ -84,6 +88,8 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
         'sluice:start:run': async () => (await commands()).start(context),
         'sluice:lag:show': async () => (await commands()).lag(context),
         'sluice:produce:send': async () => (await commands()).produce(context),
+        // The compiled template holds every function by now: add the poller's ECS service (deploy/).
+        'package:compileEvents': async () => (await packageHook()).addPollerService(context),
       };
     }
   };

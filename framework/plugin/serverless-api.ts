@@ -37,9 +37,22 @@ export interface Serverless {
   configurationFilename?: string;
   /** The service file as parsed, its variables resolved by the time hooks run. */
   configurationInput: unknown;
-  service: { provider: { name: string; stage?: string }; configValidationMode?: 'error' | 'warn' | 'off' };
+  service: {
+    provider: { name: string; stage?: string; compiledCloudFormationTemplate?: CloudFormationTemplate };
+    configValidationMode?: 'error' | 'warn' | 'off';
+    /** A function as the framework normalised it: `name` is its deployed name (`<service>-<stage>-<function>` by default). */
+    getFunction(functionName: string): { name?: string };
+  };
+  getProvider(name: 'aws'): { naming: { getLambdaLogicalId(functionName: string): string } };
   configSchemaHandler: SchemaHandler;
   classes: { Error: new (message: string, code?: string) => Error };
+}
+
+/** The template `serverless package` compiles (complete with functions by `package:compileEvents`). */
+export interface CloudFormationTemplate {
+  Parameters?: Record<string, unknown>;
+  Resources: Record<string, unknown>;
+  Outputs?: Record<string, unknown>;
 }
 
 export interface CommandOption {

@@ -1,0 +1,37 @@
+/**
+ * The poller container's entry point (infra/deploy/Dockerfile; ECS runs it as
+ * `node --import tsx framework/cli/container.ts`). It polls the triggers that `serverless
+ * package` wrote into SLUICE_TRIGGERS (framework/plugin/deploy/container-config.ts) and invokes
+ * the deployed Lambdas with the lambda invoker; region and credentials come from the task (the
+ * SDK's chain). Topics are never created here: they must exist on the cluster. SIGTERM (ECS
+ * stopping the task) finishes in-flight invocations, commits them and leaves the groups.
+ */
+import { createLambdaInvoker } from '../invoke/lambda.ts';
+import { Instrumentation } from '../observe/events.ts';
+import { createLogger } from '../observe/logger.ts';
+import { parseContainerConfig, TRIGGERS_ENV } from '../plugin/deploy/container-config.ts';
+import { runService, type RunningService } from '../poller/service-runner.ts';
+import { exitOnError, onShutdown } from './process.ts';
+
+async function main(): Promise<void> {
+  const logger = createLogger('sluice');
+  const config = parseContainerConfig(process.env[TRIGGERS_ENV]);
+  const invoker = createLambdaInvoker({ functionNames: config.functionNames, logger: logger.child('lambda') });
+  let running: RunningService | undefined;
+  const starting = runService({ triggers: config.triggers, invoker, logger, events: new Instrumentation() }).then((r) => {
+    running = r;
+  });
+  onShutdown(logger, async () => {
+    // A stop during start waits for it: nothing the start brings up may outlive the stop.
+    await starting.catch(() => undefined);
+    await running?.stop();
+    await invoker.close();
+  });
+  await starting;
+  for (const t of config.triggers) {
+    logger.info(`polling ${t.topic} for ${config.functionNames[t.functionName]}`, { group: t.consumerGroupId, brokers: t.bootstrapServers?.join(','), batchSize: t.batchSize });
+  }
+  logger.info(`ready: ${config.service} (${config.stage}), ${config.triggers.length} trigger(s)`);
+}
+
+main().catch(exitOnError);

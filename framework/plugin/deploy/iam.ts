@@ -1,0 +1,111 @@
+/**
+ * Pure: the poller task's two IAM roles. The task role may invoke exactly the functions that
+ * have enabled sluice triggers, read exactly the declared secrets, and write to exactly the
+ * triggers' SQS/SNS/S3 on-failure destinations; nothing else, and no wildcard. The execution
+ * role (used by ECS itself) may pull the image when it is in ECR and write the poller's log group.
+ */
+import type { Destination } from '../../config/types.ts';
+
+export type Cfn = Record<string, unknown>;
+export interface Statement {
+  Sid?: string;
+  Effect: 'Allow';
+  Action: string[];
+  Resource: unknown[];
+}
+
+const VERSION = '2012-10-17';
+const ECR_IMAGE = /^(\d{12})\.dkr\.ecr(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?\/([a-z0-9._/-]+?)(?::[\w.-]+)?(?:@sha256:[0-9a-f]{64})?$/;
+
+export interface TaskRoleInput {
+  /** Logical ids of the triggered functions' AWS::Lambda::Function resources. */
+  functionLogicalIds: string[];
+  secretArns: string[];
+  destinations: Destination[];
+}
+
+export function taskRolePolicy(o: TaskRoleInput): Statement[] {
+  const statements: Statement[] = [
+    {
+      Sid: 'InvokeTriggeredFunctions',
+      Effect: 'Allow',
+      Action: ['lambda:InvokeFunction'],
+      Resource: unique(o.functionLogicalIds).map((id) => ({ 'Fn::GetAtt': [id, 'Arn'] })),
+    },
+  ];
+  if (o.secretArns.length > 0) {
+    statements.push({ Sid: 'ReadDeclaredSecrets', Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: unique(o.secretArns) });
+  }
+  const of = (kind: Destination['kind']) => o.destinations.filter((d) => d.kind === kind);
+  const sqs = unique(of('sqs').map((d) => d.uri));
+  const sns = unique(of('sns').map((d) => d.uri));
+  const s3 = unique(of('s3').map((d) => `${d.uri}/*`));
+  if (sqs.length) statements.push({ Sid: 'SendToFailureQueues', Effect: 'Allow', Action: ['sqs:GetQueueUrl', 'sqs:SendMessage'], Resource: sqs });
+  if (sns.length) statements.push({ Sid: 'PublishToFailureTopics', Effect: 'Allow', Action: ['sns:Publish'], Resource: sns });
+  if (s3.length) statements.push({ Sid: 'WriteToFailureBuckets', Effect: 'Allow', Action: ['s3:PutObject'], Resource: s3 });
+  return statements;
+}
+
+export function taskRole(o: TaskRoleInput): Cfn {
+  return role(taskRolePolicy(o), {
+    // Confused-deputy guard, as AWS recommends for task roles: only ECS tasks of this account.
+    StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+    ArnLike: { 'aws:SourceArn': { 'Fn::Sub': 'arn:${AWS::Partition}:ecs:${AWS::Region}:${AWS::AccountId}:*' } },
+  });
+}
+
+/** ECS's own role for the task: pull the image (ECR only) and write the poller's log group. */
+export function executionRole(image: string, logGroupLogicalId: string): Cfn {
+  const statements: Statement[] = [
+    {
+      Sid: 'WriteLogs',
+      Effect: 'Allow',
+      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: [{ 'Fn::GetAtt': [logGroupLogicalId, 'Arn'] }],
+    },
+  ];
+  const repository = ecrRepositoryArn(image);
+  if (repository !== undefined) {
+    // GetAuthorizationToken is account-wide: IAM accepts no other resource for it.
+    statements.push({ Sid: 'EcrLogin', Effect: 'Allow', Action: ['ecr:GetAuthorizationToken'], Resource: ['*'] });
+    statements.push({
+      Sid: 'PullImage',
+      Effect: 'Allow',
+      Action: ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'],
+      Resource: [repository],
+    });
+  }
+  return role(statements);
+}
+
+/** The ECR repository of an image reference, or undefined for an image elsewhere (a public registry). */
+export function ecrRepositoryArn(image: string): Cfn | undefined {
+  const m = ECR_IMAGE.exec(image);
+  if (m === null) return undefined;
+  const [, account, region, repository] = m;
+  return { 'Fn::Sub': `arn:\${AWS::Partition}:ecr:${region}:${account}:repository/${repository}` };
+}
+
+function role(statements: Statement[], condition?: Cfn): Cfn {
+  return {
+    Type: 'AWS::IAM::Role',
+    Properties: {
+      AssumeRolePolicyDocument: {
+        Version: VERSION,
+        Statement: [
+          {
+            Effect: 'Allow',
+            Principal: { Service: 'ecs-tasks.amazonaws.com' },
+            Action: 'sts:AssumeRole',
+            ...(condition ? { Condition: condition } : {}),
+          },
+        ],
+      },
+      Policies: [{ PolicyName: 'sluice-poller', PolicyDocument: { Version: VERSION, Statement: statements } }],
+    },
+  };
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}

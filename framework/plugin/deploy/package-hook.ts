@@ -1,0 +1,52 @@
+/**
+ * The `package:compileEvents` hook: by then the framework has compiled every function into
+ * `provider.compiledCloudFormationTemplate`, so the deployed names and logical ids are known.
+ * It gathers them, builds the poller's service with the pure ./template.ts and merges it in.
+ * Only config/ and this directory are loaded: packaging never loads kafkajs or the poller.
+ */
+import { getAt } from '../../config/path.ts';
+import { serviceOf, userError, type HookContext } from '../service.ts';
+import { mergeFragment } from './merge.ts';
+import { declaredSecretArns } from './secrets.ts';
+import { deploySettings } from './settings.ts';
+import { IDS, pollerTemplate, type DeployedFunction } from './template.ts';
+
+export async function addPollerService(c: HookContext): Promise<void> {
+  const { serverless, utils } = c;
+  if (serverless.service.provider.name !== 'aws') return;
+  try {
+    const service = serviceOf(c);
+    const enabled = service.triggers.filter((t) => t.enabled);
+    if (enabled.length === 0) {
+      utils.log.debug('sluice: no enabled sluice trigger, so no poller service in the template');
+      return;
+    }
+    const settings = deploySettings(getAt(serverless.configurationInput, ['custom', 'sluice', 'deploy']));
+    if (settings === undefined) {
+      utils.log.notice('Sluice: custom.sluice.deploy.enabled is false: the template has no poller service; run the poller yourself.');
+      return;
+    }
+    const template = serverless.service.provider.compiledCloudFormationTemplate;
+    if (template === undefined) throw new Error('The framework compiled no CloudFormation template before package:compileEvents.');
+    const naming = serverless.getProvider('aws').naming;
+    const functions: Record<string, DeployedFunction> = {};
+    for (const key of new Set(enabled.map((t) => t.functionName))) {
+      const logicalId = naming.getLambdaLogicalId(key);
+      const lambdaName = serverless.service.getFunction(key).name;
+      if (!Object.hasOwn(template.Resources, logicalId) || lambdaName === undefined) {
+        throw new Error(`Function "${key}" has a sluice trigger but no ${logicalId} resource in the compiled template.`);
+      }
+      functions[key] = { lambdaName, logicalId };
+    }
+    const fragment = pollerTemplate({ service, functions, settings, secretArns: declaredSecretArns(enabled) });
+    if (fragment === undefined) return;
+    mergeFragment(template, fragment);
+    const where = settings.cluster ? `in cluster ${settings.cluster}` : 'in a new ECS cluster';
+    utils.log.info(
+      `Sluice: poller service ${IDS.service} (${settings.desiredCount} × ${settings.cpu / 1024} vCPU, ${settings.memory} MiB, ${settings.image}) ${where}, ` +
+        `invoking ${Object.values(functions).map((f) => f.lambdaName).join(', ')}`,
+    );
+  } catch (e) {
+    throw userError(c, e);
+  }
+}

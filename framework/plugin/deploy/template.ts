@@ -1,0 +1,161 @@
+/**
+ * Pure: the CloudFormation that runs the poller as a long-running ECS Fargate service, from the
+ * resolved service, the deployed functions and the deploy settings. The package hook
+ * (./package-hook.ts) only merges what this returns into the compiled template. Sluice creates
+ * no AWS::Lambda::EventSourceMapping: the poller, not Lambda, reads Kafka.
+ */
+import type { Destination, ServiceSpec } from '../../config/types.ts';
+import { containerConfig, serializeContainerConfig, TRIGGERS_ENV } from './container-config.ts';
+import { executionRole, taskRole, type Cfn } from './iam.ts';
+import type { DeploySettings } from './settings.ts';
+
+/** Logical ids of what this adds (all prefixed, so they cannot meet the framework's). */
+export const IDS = {
+  cluster: 'SluiceCluster',
+  logGroup: 'SluiceLogGroup',
+  executionRole: 'SluiceTaskExecutionRole',
+  taskRole: 'SluiceTaskRole',
+  taskDefinition: 'SluiceTaskDefinition',
+  service: 'SluiceService',
+  subnets: 'SluiceSubnets',
+  securityGroups: 'SluiceSecurityGroups',
+  assignPublicIp: 'SluiceAssignPublicIp',
+} as const;
+
+export const CONTAINER_NAME = 'poller';
+/** Fargate's longest stop timeout: how long a stopping task may finish in-flight invocations. */
+const MAX_STOP_TIMEOUT_S = 120;
+
+export interface DeployedFunction {
+  /** The Lambda's name, `<service>-<stage>-<function>` unless the function sets `name:`. */
+  lambdaName: string;
+  /** Its AWS::Lambda::Function resource, e.g. `OrdersLambdaFunction`. */
+  logicalId: string;
+}
+
+export interface PollerTemplateInput {
+  service: ServiceSpec;
+  /** By serverless.yml function key: every function with an enabled sluice trigger. */
+  functions: Readonly<Record<string, DeployedFunction>>;
+  settings: DeploySettings;
+  /** Secrets Manager ARNs the poller may read (./secrets.ts). */
+  secretArns: string[];
+}
+
+export interface TemplateFragment {
+  Parameters: Record<string, Cfn>;
+  Resources: Record<string, Cfn>;
+  Outputs: Record<string, Cfn>;
+}
+
+/** Undefined when no trigger is enabled: there is nothing to run. */
+export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undefined {
+  const { service, settings: s } = o;
+  const triggers = service.triggers.filter((t) => t.enabled);
+  if (triggers.length === 0) return undefined;
+  const functionKeys = [...new Set(triggers.map((t) => t.functionName))];
+  const deployed = (key: string): DeployedFunction => {
+    const f = o.functions[key];
+    if (f === undefined) throw new Error(`Function "${key}" has a sluice trigger but no Lambda resource in the compiled template.`);
+    return f;
+  };
+  const config = containerConfig(service, Object.fromEntries(functionKeys.map((k) => [k, deployed(k).lambdaName])));
+  const destinations = triggers.flatMap((t): Destination[] => (t.failure.onFailure ? [t.failure.onFailure] : []));
+  const stopTimeout = Math.min(MAX_STOP_TIMEOUT_S, Math.max(30, Math.ceil(Math.max(...triggers.map((t) => t.timeoutMs)) / 1000) + 10));
+  const name = `${service.service}-${service.stage}`;
+  const cluster = s.cluster ?? { Ref: IDS.cluster };
+
+  const resources: Record<string, Cfn> = {
+    ...(s.cluster === undefined ? { [IDS.cluster]: { Type: 'AWS::ECS::Cluster', Properties: { Tags: tags(name) } } } : {}),
+    [IDS.logGroup]: {
+      Type: 'AWS::Logs::LogGroup',
+      Properties: { LogGroupName: `/sluice/${name}`, RetentionInDays: s.logRetentionInDays },
+    },
+    [IDS.executionRole]: executionRole(s.image, IDS.logGroup),
+    [IDS.taskRole]: taskRole({ functionLogicalIds: functionKeys.map((k) => deployed(k).logicalId), secretArns: o.secretArns, destinations }),
+    [IDS.taskDefinition]: {
+      Type: 'AWS::ECS::TaskDefinition',
+      Properties: {
+        Family: `${name}-sluice`,
+        RequiresCompatibilities: ['FARGATE'],
+        NetworkMode: 'awsvpc',
+        Cpu: String(s.cpu),
+        Memory: String(s.memory),
+        RuntimePlatform: { OperatingSystemFamily: 'LINUX', CpuArchitecture: s.architecture === 'arm64' ? 'ARM64' : 'X86_64' },
+        ExecutionRoleArn: { 'Fn::GetAtt': [IDS.executionRole, 'Arn'] },
+        TaskRoleArn: { 'Fn::GetAtt': [IDS.taskRole, 'Arn'] },
+        ContainerDefinitions: [
+          {
+            Name: CONTAINER_NAME,
+            Image: s.image,
+            Essential: true,
+            // SIGTERM lets in-flight invocations finish and commit before the task stops.
+            StopTimeout: stopTimeout,
+            LinuxParameters: { InitProcessEnabled: true },
+            Environment: [
+              { Name: 'AWS_REGION', Value: { Ref: 'AWS::Region' } },
+              { Name: 'SLUICE_LOG_FORMAT', Value: 'json' },
+              // Kafka credentials (accessConfigurations) from Secrets Manager, through the task role.
+              { Name: 'SLUICE_SECRETS', Value: 'secretsmanager' },
+              { Name: TRIGGERS_ENV, Value: serializeContainerConfig(config) },
+            ],
+            LogConfiguration: {
+              LogDriver: 'awslogs',
+              Options: { 'awslogs-group': { Ref: IDS.logGroup }, 'awslogs-region': { Ref: 'AWS::Region' }, 'awslogs-stream-prefix': 'sluice' },
+            },
+          },
+        ],
+        Tags: tags(name),
+      },
+    },
+    [IDS.service]: {
+      Type: 'AWS::ECS::Service',
+      Properties: {
+        Cluster: cluster,
+        LaunchType: 'FARGATE',
+        DesiredCount: s.desiredCount,
+        TaskDefinition: { Ref: IDS.taskDefinition },
+        NetworkConfiguration: {
+          AwsvpcConfiguration: {
+            Subnets: { Ref: IDS.subnets },
+            SecurityGroups: { Ref: IDS.securityGroups },
+            AssignPublicIp: { Ref: IDS.assignPublicIp },
+          },
+        },
+        // A task that cannot start (no image, brokers unreachable) fails the deploy and rolls it back.
+        DeploymentConfiguration: { MinimumHealthyPercent: 100, MaximumPercent: 200, DeploymentCircuitBreaker: { Enable: true, Rollback: true } },
+        PropagateTags: 'TASK_DEFINITION',
+        Tags: tags(name),
+      },
+    },
+  };
+
+  return {
+    Parameters: {
+      [IDS.subnets]: parameter('List<AWS::EC2::Subnet::Id>', "Subnets of the Sluice poller's tasks (custom.sluice.deploy.subnets)", s.subnets?.join(',')),
+      [IDS.securityGroups]: parameter(
+        'List<AWS::EC2::SecurityGroup::Id>',
+        "Security groups of the Sluice poller's tasks (custom.sluice.deploy.securityGroups)",
+        s.securityGroups?.join(','),
+      ),
+      [IDS.assignPublicIp]: {
+        ...parameter('String', 'Whether the poller tasks get a public IP (custom.sluice.deploy.assignPublicIp)', s.assignPublicIp ? 'ENABLED' : 'DISABLED'),
+        AllowedValues: ['ENABLED', 'DISABLED'],
+      },
+    },
+    Resources: resources,
+    Outputs: {
+      SluiceServiceName: { Description: "The Sluice poller's ECS service", Value: { 'Fn::GetAtt': [IDS.service, 'Name'] } },
+      SluiceClusterName: { Description: 'The ECS cluster it runs in', Value: cluster },
+      SluiceLogGroupName: { Description: "The poller's logs", Value: { Ref: IDS.logGroup } },
+    },
+  };
+}
+
+function parameter(type: string, description: string, defaultValue: string | undefined): Cfn {
+  return { Type: type, Description: description, ...(defaultValue === undefined ? {} : { Default: defaultValue }) };
+}
+
+function tags(name: string): Cfn[] {
+  return [{ Key: 'sluice:service', Value: name }];
+}

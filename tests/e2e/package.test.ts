@@ -1,0 +1,185 @@
+/**
+ * `serverless package` (osls, run as a user runs it) adds the poller's ECS Fargate service to
+ * the compiled CloudFormation: checked on the template it writes, with cfn-lint, and by running
+ * the container's entry point on the SLUICE_TRIGGERS it holds against the real broker and a
+ * stand-in Lambda endpoint. Services are packaged from copies in temp directories, so the zip
+ * holds only their files (the repository's .sluice/ and node_modules stay out).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, runCli } from '../support/cli.ts';
+import { brokers, createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+
+const OSLS = join(REPO, 'node_modules', 'osls', 'bin', 'serverless.js');
+const PLUGIN = join(REPO, 'framework', 'plugin', 'index.cjs');
+const EXAMPLE_BROKERS = 'b-1.kafka.example:9092,b-2.kafka.example:9092';
+const CFN_LINT = 'import sys; from cfnlint.runner import main; sys.exit(main())';
+
+interface Template {
+  Parameters: Record<string, { Type: string; Default?: string }>;
+  Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+}
+type Statement = { Action: string[]; Resource: unknown[] };
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A copy of a service: serverless.yml (its `./` plugin paths made absolute) and functions/. */
+function serviceDir(yml: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-package-'));
+  dirs.push(dir);
+  cpSync(join(REPO, 'functions'), join(dir, 'functions'), { recursive: true });
+  writeFileSync(join(dir, 'serverless.yml'), yml.replace(/^(\s*-\s*)\.\/framework\/plugin\/index\.cjs\s*$/m, `$1${PLUGIN}`));
+  return dir;
+}
+
+function slsPackage(dir: string, env: NodeJS.ProcessEnv): { code: number | null; output: string; templateFile: string } {
+  const out = join(dir, 'out');
+  const run = spawnSync(process.execPath, [OSLS, 'package', '--package', out], {
+    cwd: dir,
+    env: { ...process.env, SLS_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0', ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: run.status, output: `${run.stdout}${run.stderr}`, templateFile: join(out, 'cloudformation-template-update-stack.json') };
+}
+
+function packaged(dir: string, env: NodeJS.ProcessEnv): { template: Template; templateFile: string } {
+  const run = slsPackage(dir, env);
+  expect(run.code, run.output).toBe(0);
+  return { template: JSON.parse(readFileSync(run.templateFile, 'utf8')) as Template, templateFile: run.templateFile };
+}
+
+const ofType = (t: Template, type: string) => Object.keys(t.Resources).filter((id) => t.Resources[id]!.Type === type);
+const policy = (t: Template, id: string) =>
+  (t.Resources[id]!.Properties.Policies as Array<{ PolicyDocument: { Statement: Statement[] } }>).flatMap((p) => p.PolicyDocument.Statement);
+const containerEnv = (t: Template, name: string) =>
+  (t.Resources.SluiceTaskDefinition!.Properties.ContainerDefinitions as Array<{ Environment: Array<{ Name: string; Value: unknown }> }>)[0]!.Environment.find((e) => e.Name === name)?.Value;
+
+/** cfn-lint must be there: installed by .ci/run; a missing linter fails the test, it does not skip it. */
+function cfnLint(templateFile: string): void {
+  const probe = spawnSync('python3', ['-c', 'import cfnlint'], { encoding: 'utf8' });
+  if (probe.status !== 0) {
+    throw new Error(`cfn-lint is not installed (python3 -c 'import cfnlint': ${probe.stderr.trim().split('\n').pop() || probe.error}). Install it with: python3 -m pip install cfn-lint==1.51.0 (.ci/run does).`);
+  }
+  // E2533 is the Lambda runtime's deprecation (serverless.yml's provider.runtime, nodejs20.x, which
+  // AWS no longer lets new functions use); it concerns the functions, not what Sluice adds. Every
+  // other rule, warnings included, must pass.
+  const lint = spawnSync('python3', ['-c', CFN_LINT, '--ignore-checks', 'E2533', '--', templateFile], { encoding: 'utf8' });
+  expect(lint.status, `cfn-lint found problems:\n${lint.stdout}${lint.stderr}`).toBe(0);
+}
+
+describe('serverless package on the example service', () => {
+  let template: Template;
+  let templateFile: string;
+  beforeAll(() => {
+    ({ template, templateFile } = packaged(serviceDir(readFileSync(join(REPO, 'serverless.yml'), 'utf8')), { KAFKA_BROKERS: EXAMPLE_BROKERS, SLUICE_IMAGE: 'example/sluice:1.0' }));
+  });
+
+  it('creates no AWS::Lambda::EventSourceMapping', () => {
+    expect(ofType(template, 'AWS::Lambda::EventSourceMapping')).toEqual([]);
+  });
+
+  it("adds the poller's ECS Fargate service: cluster, task definition, service, log group, roles, networking parameters", () => {
+    for (const [id, type] of Object.entries({ SluiceCluster: 'AWS::ECS::Cluster', SluiceTaskDefinition: 'AWS::ECS::TaskDefinition', SluiceService: 'AWS::ECS::Service', SluiceLogGroup: 'AWS::Logs::LogGroup', SluiceTaskRole: 'AWS::IAM::Role', SluiceTaskExecutionRole: 'AWS::IAM::Role' })) {
+      expect(template.Resources[id]?.Type, id).toBe(type);
+    }
+    expect(template.Resources.SluiceService!.Properties).toMatchObject({ LaunchType: 'FARGATE', DesiredCount: 1, TaskDefinition: { Ref: 'SluiceTaskDefinition' } });
+    expect(template.Resources.SluiceTaskDefinition!.Properties).toMatchObject({ Cpu: '256', Memory: '512', ContainerDefinitions: [{ Image: 'example/sluice:1.0' }] });
+    expect(Object.keys(template.Parameters)).toEqual(expect.arrayContaining(['SluiceSubnets', 'SluiceSecurityGroups', 'SluiceAssignPublicIp']));
+  });
+
+  it('lets the task role invoke exactly the two triggered functions, and nothing else', () => {
+    const lambdas = ofType(template, 'AWS::Lambda::Function').sort();
+    expect(lambdas).toEqual(['OrdersLambdaFunction', 'PaymentsLambdaFunction']);
+    expect(policy(template, 'SluiceTaskRole')).toEqual([
+      expect.objectContaining({ Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: lambdas.map((id) => ({ 'Fn::GetAtt': [id, 'Arn'] })) }),
+    ]);
+    expect(JSON.stringify(policy(template, 'SluiceTaskRole'))).not.toMatch(/\*|secretsmanager/);
+  });
+
+  it('hands both triggers to the container in SLUICE_TRIGGERS, with the deployed Lambda names', () => {
+    const config = JSON.parse(containerEnv(template, 'SLUICE_TRIGGERS') as string) as { functionNames: Record<string, string>; triggers: Array<{ functionName: string; topic: string; consumerGroupId: string; bootstrapServers: string[] }> };
+    expect(config.functionNames).toEqual({ orders: 'sluice-example-dev-orders', payments: 'sluice-example-dev-payments' });
+    expect(config.triggers.map((t) => [t.functionName, t.topic, t.consumerGroupId, t.bootstrapServers.join(',')])).toEqual([
+      ['orders', 'orders', 'orders-processor', EXAMPLE_BROKERS],
+      ['payments', 'payments', 'sluice-sluice-example-payments', EXAMPLE_BROKERS],
+    ]);
+  });
+
+  it('passes cfn-lint', () => cfnLint(templateFile));
+});
+
+const SERVICE = (topic: string, deploy: string, extra = '') => `service: shop\nframeworkVersion: '3'\nconfigValidationMode: error\nplugins:\n  - ${PLUGIN}\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\ncustom:\n  sluice:\n    deploy:\n${deploy}functions:\n  orders:\n    handler: functions/orders.handler\n    events:\n      - sluice:\n          topic: ${topic}\n${extra}  audit:\n    handler: functions/orders.handler\n`;
+
+describe('serverless package with every deploy setting', () => {
+  it('uses them, reads and writes exactly what the triggers declare, and passes cfn-lint', () => {
+    const deploy = '      image: 123456789012.dkr.ecr.eu-west-1.amazonaws.com/sluice:2.0\n      cpu: 1024\n      memory: 2048\n      architecture: arm64\n      desiredCount: 3\n      cluster: shared\n      subnets: [subnet-0a1b2c3d, subnet-0123456789abcdef0]\n      securityGroups: [sg-0e3f4a5b]\n      assignPublicIp: true\n      logRetentionInDays: 30\n';
+    const extra = '          bootstrapServers: b-1.msk.example:9096\n          maximumRetryAttempts: 3\n          destinationConfig: { onFailure: { destination: "arn:aws:sqs:eu-west-1:123456789012:orders-dlq" } }\n          accessConfigurations: { saslScram512Auth: "arn:aws:secretsmanager:eu-west-1:123456789012:secret:kafka-AbCdEf" }\n';
+    const { template, templateFile } = packaged(serviceDir(SERVICE('orders', deploy, extra)), {});
+    expect(template.Resources.SluiceCluster).toBeUndefined();
+    expect(template.Resources.SluiceService!.Properties).toMatchObject({ Cluster: 'shared', DesiredCount: 3 });
+    expect(template.Parameters.SluiceSubnets!.Default).toBe('subnet-0a1b2c3d,subnet-0123456789abcdef0');
+    expect(policy(template, 'SluiceTaskRole').map((s) => [s.Action, s.Resource])).toEqual([
+      [['lambda:InvokeFunction'], [{ 'Fn::GetAtt': ['OrdersLambdaFunction', 'Arn'] }]],
+      [['secretsmanager:GetSecretValue'], ['arn:aws:secretsmanager:eu-west-1:123456789012:secret:kafka-AbCdEf']],
+      [['sqs:GetQueueUrl', 'sqs:SendMessage'], ['arn:aws:sqs:eu-west-1:123456789012:orders-dlq']],
+    ]);
+    cfnLint(templateFile);
+  });
+
+  it('fails without an image, naming the setting', () => {
+    const run = slsPackage(serviceDir(SERVICE('orders', '      desiredCount: 1\n', '          bootstrapServers: k:9092\n')), {});
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain('custom.sluice.deploy.image is required');
+  });
+});
+
+describe('the packaged poller container', () => {
+  const topic = uniqueName('deploy-e2e');
+  const invoked: Array<{ name: string; records: number }> = [];
+  let lambda: Server;
+  afterAll(async () => {
+    lambda?.close();
+    await deleteTopic(topic);
+  });
+
+  it('polls the triggers of SLUICE_TRIGGERS and invokes the deployed Lambda names, committing after success', async () => {
+    // A stand-in for the Lambda API: GetFunction and Invoke (RequestResponse), recording each event.
+    lambda = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const name = decodeURIComponent(/\/functions\/([^/]+)/.exec(req.url ?? '')?.[1] ?? '');
+        if (req.url?.endsWith('/invocations')) {
+          invoked.push({ name, records: Object.values((JSON.parse(body) as { records: Record<string, unknown[]> }).records).flat().length });
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(req.method === 'GET' ? JSON.stringify({ Configuration: { FunctionName: name } }) : 'null');
+      });
+    });
+    await new Promise<void>((resolve) => lambda.listen(0, '127.0.0.1', resolve));
+    await createTopic(topic, 2);
+    const group = uniqueName('deploy-group');
+    const extra = `          consumerGroupId: ${group}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`;
+    const { template } = packaged(serviceDir(SERVICE(topic, '      image: example/sluice:1.0\n', extra)), {});
+
+    const env: NodeJS.ProcessEnv = { ...process.env, SLUICE_TRIGGERS: containerEnv(template, 'SLUICE_TRIGGERS') as string, AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambda.address() as AddressInfo).port}` };
+    delete env.AWS_PROFILE;
+    const poller = runCli('framework/cli/container.ts', [], { env });
+    try {
+      await poller.waitForOutput(/ready: shop \(prod\), 1 trigger/, 60_000);
+      await produce(topic, Array.from({ length: 5 }, (_, i) => ({ value: JSON.stringify({ i }) })));
+      await waitFor('5 records invoked', () => invoked.reduce((n, i) => n + i.records, 0) === 5);
+      expect(new Set(invoked.map((i) => i.name))).toEqual(new Set(['shop-prod-orders']));
+      await waitFor('offsets committed', async () => (await offsets(group, topic)).reduce((n, p) => n + Math.max(p.committed, 0), 0) === 5);
+    } finally {
+      poller.child.kill('SIGTERM');
+      expect(await poller.exited, poller.output()).toBe(0);
+    }
+  });
+});
