@@ -1,0 +1,92 @@
+/**
+ * Runs Sluice for one trigger in this process, as tests/support/harness.ts does: the real
+ * poller (runService), the local invoker (esbuild bundle in worker threads) and the bench
+ * handler. `observe` sees every invocation's request and result, for the handler's start stamp.
+ */
+import { resolveService } from '../../framework/config/load.ts';
+import type { TriggerSpec } from '../../framework/config/types.ts';
+import { createLocalInvoker } from '../../framework/invoke/local.ts';
+import type { InvokeRequest, InvokeResult, Invoker } from '../../framework/invoke/types.ts';
+import { Instrumentation } from '../../framework/observe/events.ts';
+import { createLogger } from '../../framework/observe/logger.ts';
+import { runService } from '../../framework/poller/service-runner.ts';
+import { REPO_ROOT } from './broker.ts';
+
+export interface SluiceOptions {
+  /** Function name: also the bundle's file name under .sluice/build, so unique per process. */
+  name: string;
+  brokers: string[];
+  topic: string;
+  groupId: string;
+  batchSize: number;
+  /** Whole seconds × 1000 (the setting is in seconds); undefined for the default (500 ms, as AWS). */
+  maximumBatchingWindowMs?: number;
+  concurrency: number;
+  /** The bench handler's environment (BENCH_STAMP, BENCH_SLEEP_MS). */
+  env?: Record<string, string>;
+  /** Sees each invocation once it returned; `invokedAt` is when the poller called the invoker (epoch ms, sub-ms). */
+  observe?: (request: InvokeRequest, result: InvokeResult, invokedAt: number) => void;
+}
+
+export interface RunningSluice {
+  events: Instrumentation;
+  stop(): Promise<void>;
+}
+
+/** Epoch ms with sub-millisecond precision, comparable across this process's threads. */
+export const nowMs = (): number => performance.timeOrigin + performance.now();
+
+/** Errors only (a scale-out run logs every expected rebalance as a warning); SLUICE_LOG_LEVEL=warn shows them. */
+export const benchLogger = createLogger('bench', process.env.SLUICE_LOG_LEVEL ? {} : { level: 'error' });
+
+/**
+ * The trigger as a user would declare it, resolved by the framework's own loader (schema,
+ * defaults, cross-checks), so the bench keeps up with new trigger settings by itself.
+ */
+export function benchTrigger(o: SluiceOptions): TriggerSpec {
+  const doc = {
+    service: 'sluice-bench',
+    provider: { name: 'aws', runtime: 'nodejs20.x', region: 'us-east-1' },
+    functions: {
+      [o.name]: {
+        handler: 'bench/functions/bench-handler.handler',
+        timeout: 30,
+        environment: o.env ?? {},
+        events: [{
+          sluice: {
+            topic: o.topic, bootstrapServers: o.brokers.join(','), batchSize: o.batchSize,
+            ...(o.maximumBatchingWindowMs === undefined ? {} : { maximumBatchingWindow: o.maximumBatchingWindowMs / 1000 }),
+            startingPosition: 'TRIM_HORIZON', consumerGroupId: o.groupId, concurrency: o.concurrency,
+          },
+        }],
+      },
+    },
+  };
+  const [trigger] = resolveService(doc, { rootDir: REPO_ROOT, file: 'bench trigger', env: {} }).triggers;
+  if (!trigger) throw new Error(`bench: no trigger resolved for ${o.name}`);
+  return trigger;
+}
+
+export async function startSluice(o: SluiceOptions, events = new Instrumentation()): Promise<RunningSluice> {
+  const trigger = benchTrigger(o);
+  const local = createLocalInvoker({
+    rootDir: REPO_ROOT, service: 'sluice-bench', stage: 'bench', region: 'us-east-1', logger: benchLogger, output: (line) => process.stderr.write(line + '\n'),
+    functions: [{ functionName: trigger.functionName, handler: trigger.handler, memorySizeMb: trigger.memorySizeMb, environment: trigger.environment }],
+  });
+  const observe = o.observe;
+  const invoker: Invoker = observe
+    ? { prepare: () => local.prepare(), close: () => local.close(), invoke: async (r) => {
+        const invokedAt = nowMs();
+        const result = await local.invoke(r);
+        observe(r, result, invokedAt);
+        return result;
+      } }
+    : local;
+  try {
+    const running = await runService({ triggers: [trigger], invoker, logger: benchLogger, events });
+    return { events, stop: async () => { await running.stop(); await invoker.close(); } };
+  } catch (e) {
+    await invoker.close();
+    throw e;
+  }
+}
