@@ -67,10 +67,8 @@ function cfnLint(templateFile: string): void {
   if (probe.status !== 0) {
     throw new Error(`cfn-lint is not installed (python3 -c 'import cfnlint': ${probe.stderr.trim().split('\n').pop() || probe.error}). Install it with: python3 -m pip install cfn-lint==1.51.0 (.ci/run does).`);
   }
-  // E2533 is the Lambda runtime's deprecation (serverless.yml's provider.runtime, nodejs20.x, which
-  // AWS no longer lets new functions use); it concerns the functions, not what Sluice adds. Every
-  // other rule, warnings included, must pass.
-  const lint = spawnSync('python3', ['-c', CFN_LINT, '--ignore-checks', 'E2533', '--', templateFile], { encoding: 'utf8' });
+  // Every rule, warnings included, must pass.
+  const lint = spawnSync('python3', ['-c', CFN_LINT, '--', templateFile], { encoding: 'utf8' });
   expect(lint.status, `cfn-lint found problems:\n${lint.stdout}${lint.stderr}`).toBe(0);
 }
 
