@@ -5,7 +5,6 @@
  * (records and chunks done, memory) every 250 ms, and on request the latency samples
  * (per record: its timestamp, and handler start − timestamp) it collected. 'stop' stops it cleanly.
  */
-import type { SelfManagedKafkaEvent } from 'aws-lambda';
 import type { InvokeRequest, InvokeResult } from '../../framework/invoke/types.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { startSluice, type SluiceOptions } from './sluice.ts';
@@ -45,7 +44,7 @@ async function main(): Promise<void> {
   const observe = (request: InvokeRequest, result: InvokeResult): void => {
     const start = result.ok ? (result.payload as { start?: number } | null)?.start : undefined;
     if (start === undefined) return;
-    for (const rs of Object.values((request.event as SelfManagedKafkaEvent).records)) for (const r of rs) latency.push([r.timestamp, start - r.timestamp]);
+    for (const r of request.records) latency.push([r.timestamp, start - r.timestamp]);
   };
   const report = (): void => {
     const m = process.memoryUsage();

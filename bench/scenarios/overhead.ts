@@ -5,7 +5,6 @@
  * (chunk_start → the invoker called) and the hand-off to the worker (→ handler start). A
  * worker's first invocation (cold start: the worker is spawned on demand) is reported apart.
  */
-import type { SelfManagedKafkaEvent } from 'aws-lambda';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { createTopic, deleteTopics, preload, uniqueName } from '../lib/kafka.ts';
 import { nowMs, startSluice } from '../lib/sluice.ts';
@@ -69,7 +68,7 @@ async function measure(ctx: BenchContext, batchSize: number, records: number): P
     env: { BENCH_STAMP: '1' },
     observe: (request, result, invokedAt) => {
       const stamp = result.ok ? (result.payload as { start: number; cold: boolean } | null) : null;
-      const firstRecord = Object.values((request.event as SelfManagedKafkaEvent).records)[0]?.[0];
+      const firstRecord = request.records[0];
       const chunkReady = firstRecord && ready.get(`${firstRecord.partition}:${firstRecord.offset}`);
       if (!stamp || !chunkReady) return;
       if (stamp.cold) return void cold.push(stamp.start - chunkReady);

@@ -4,7 +4,8 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { SluiceError } from '../errors.ts';
 import type { FromWorker, ToWorker } from './worker-protocol.ts';
-import type { InvokeError, InvokeResult } from './types.ts';
+import { packRecords } from './record-transfer.ts';
+import type { InvokeError, InvokeRequest, InvokeResult } from './types.ts';
 
 export interface FunctionRuntime {
   functionName: string;
@@ -35,6 +36,8 @@ export class HandlerWorker {
   constructor(private readonly runtime: FunctionRuntime, output: (line: string) => void) {
     this.worker = new Worker(runtime.bundle, {
       env: runtime.env,
+      // The bundle is plain JavaScript: no loader (tsx) to inherit, which halves a cold start.
+      execArgv: [],
       stdout: true,
       stderr: true,
       resourceLimits: { maxOldGenerationSizeMb: Math.max(64, runtime.memorySizeMb) },
@@ -68,7 +71,8 @@ export class HandlerWorker {
     return !this.dead && this.pending === undefined;
   }
 
-  invoke(event: unknown, timeoutMs: number, requestId: string): Promise<InvokeResult> {
+  invoke(request: InvokeRequest, requestId: string): Promise<InvokeResult> {
+    const { timeoutMs } = request;
     const id = nextId++;
     const started = Date.now();
     const r = this.runtime;
@@ -83,7 +87,8 @@ export class HandlerWorker {
       const message: ToWorker = {
         type: 'invoke',
         id,
-        event,
+        records: packRecords(request.records),
+        source: request.source,
         context: {
           functionName: r.lambdaName,
           functionVersion: '$LATEST',
@@ -95,7 +100,7 @@ export class HandlerWorker {
           deadlineMs: started + timeoutMs,
         },
       };
-      this.worker.postMessage(message);
+      this.worker.postMessage(message, [message.records.bytes, message.records.index.buffer as ArrayBuffer]);
     });
   }
 

@@ -3,6 +3,7 @@
  * Lambda API does (status codes, x-amzn-ErrorType, X-Amz-Function-Error, x-amzn-RequestId):
  * what comes back from `invoke` and `prepare` for each kind of answer.
  */
+import { buildEvent } from '../event/build-event.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -53,7 +54,7 @@ const logger = createLogger('test', { level: 'error' });
 const invokerFor = (o: Partial<LambdaInvokerOptions> = {}) =>
   createLambdaInvoker({ functionNames: { orders: 'svc-dev-orders' }, region: 'us-east-1', endpoint, logger, throttleBackoff: { baseMs: 1, capMs: 5 }, env: {}, ...o });
 const throttled: Answer = { status: 429, headers: { 'x-amzn-ErrorType': 'TooManyRequestsException' }, body: { Type: 'User', message: 'Rate Exceeded.', Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded' } };
-const request = { functionName: 'orders', event: { records: { 'orders-0': [] } }, timeoutMs: 3_000 };
+const request = { functionName: 'orders', records: [], source: { bootstrapServers: 'b:9092' }, timeoutMs: 3_000 };
 
 describe('lambda invoker: invoke', () => {
   it('sends the event as a RequestResponse invocation of the mapped name; 200 is ok with the payload and request id', async () => {
@@ -63,7 +64,7 @@ describe('lambda invoker: invoke', () => {
     await invoker.close();
     expect(result).toMatchObject({ ok: true, payload: { handled: 3 }, requestId: 'req-1' });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
-    expect(seen).toEqual([{ method: 'POST', path: '/2015-03-31/functions/svc-dev-orders/invocations', invocationType: 'RequestResponse', body: JSON.stringify(request.event) }]);
+    expect(seen).toEqual([{ method: 'POST', path: '/2015-03-31/functions/svc-dev-orders/invocations', invocationType: 'RequestResponse', body: JSON.stringify(buildEvent(request.records, request.source)) }]);
   });
 
   it('a FunctionError comes back as the handler error', async () => {

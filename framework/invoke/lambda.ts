@@ -14,6 +14,7 @@ import { SluiceError } from '../errors.ts';
 import { retryDelayMs, type BackoffOptions } from '../failure/backoff.ts';
 import type { Logger } from '../observe/logger.ts';
 import { classifyCheck, classifyThrown, describe, resultFromResponse, type FailureContext } from './lambda-result.ts';
+import { buildEvent } from '../event/build-event.ts';
 import type { InvokeRequest, InvokeResult, Invoker } from './types.ts';
 
 export interface LambdaInvokerOptions {
@@ -99,7 +100,7 @@ export function createLambdaInvoker(o: LambdaInvokerOptions): Invoker {
 
     async invoke(request: InvokeRequest): Promise<InvokeResult> {
       const lambdaName = lambdaNameOf(request.functionName);
-      const payload = Buffer.from(JSON.stringify(request.event) ?? 'null');
+      const payload = Buffer.from(JSON.stringify(buildEvent(request.records, request.source)));
       const context: FailureContext = { lambdaName, endpoint, requestBytes: payload.length };
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);

@@ -81,7 +81,7 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
       const worker = pool.pop() ?? (await spawn(runtime));
       busy.add(worker);
       try {
-        const result = await worker.invoke(request.event, request.timeoutMs, randomUUID());
+        const result = await worker.invoke(request, randomUUID());
         return result;
       } finally {
         busy.delete(worker);

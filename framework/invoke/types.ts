@@ -1,8 +1,16 @@
 /** One interface for every transport that runs a handler: local workers, AWS Lambda. */
+import type { EventSource } from '../event/build-event.ts';
+import type { KafkaRecord } from '../event/record.ts';
 
+/**
+ * One invocation: the chunk's records and where they came from. Each transport turns them
+ * into the AWS event its own way (JSON for Lambda; packed bytes the worker builds from locally),
+ * always with the same buildEvent, so the event bytes do not depend on the transport.
+ */
 export interface InvokeRequest {
   functionName: string;
-  event: unknown;
+  records: readonly KafkaRecord[];
+  source: EventSource;
   /** The function's timeout; the invocation is stopped and counts as failed past it. */
   timeoutMs: number;
 }

@@ -1,4 +1,6 @@
 /** Messages between the poller's thread and a handler's worker thread. */
+import type { EventSource } from '../event/build-event.ts';
+import type { PackedRecords } from './record-transfer.ts';
 import type { InvokeError } from './types.ts';
 
 export interface WorkerContextFields {
@@ -13,7 +15,8 @@ export interface WorkerContextFields {
   deadlineMs: number;
 }
 
-export type ToWorker = { type: 'invoke'; id: number; event: unknown; context: WorkerContextFields };
+/** The records travel packed (record-transfer.ts); the worker builds the event from them. */
+export type ToWorker = { type: 'invoke'; id: number; records: PackedRecords; source: EventSource; context: WorkerContextFields };
 
 export type FromWorker =
   | { type: 'ready' }

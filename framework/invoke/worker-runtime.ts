@@ -4,6 +4,8 @@
  * as in a warm Lambda), builds a `context`, and returns results as JSON, as Lambda does.
  */
 import { parentPort } from 'node:worker_threads';
+import { buildEvent } from '../event/build-event.ts';
+import { unpackRecords } from './record-transfer.ts';
 import type { FromWorker, ToWorker, WorkerContextFields } from './worker-protocol.ts';
 import type { InvokeError } from './types.ts';
 
@@ -35,8 +37,9 @@ export function serve(module: Record<string, unknown>, exportName: string, sourc
   post({ type: 'ready' });
 }
 
-async function run(handler: Handler, { id, event, context: fields }: ToWorker): Promise<FromWorker> {
+async function run(handler: Handler, { id, records, source, context: fields }: ToWorker): Promise<FromWorker> {
   try {
+    const event = buildEvent(unpackRecords(records), source);
     const result = await call(handler, event, makeContext(fields));
     // Lambda returns the JSON serialization of what the handler returned (undefined -> null).
     const payload = result === undefined ? null : JSON.parse(JSON.stringify(result));

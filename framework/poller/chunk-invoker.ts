@@ -4,7 +4,7 @@
  * and reports the chunk's start and end.
  */
 import type { TriggerSpec } from '../config/types.ts';
-import type { KafkaRecord } from '../event/record.ts';
+import type { EventSource } from '../event/build-event.ts';
 import type { Invoker, InvokeResult } from '../invoke/types.ts';
 import type { PartitionBatch } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
@@ -18,7 +18,7 @@ export class ChunkInvoker {
     private readonly events: Instrumentation,
     private readonly logger: Logger,
     private readonly heartbeatIntervalMs: number,
-    private readonly buildEvent: (records: KafkaRecord[]) => unknown,
+    private readonly source: EventSource,
   ) {}
 
   async invoke(batch: PartitionBatch, item: WorkItem): Promise<InvokeResult> {
@@ -33,7 +33,7 @@ export class ChunkInvoker {
     }, this.heartbeatIntervalMs);
     let result: InvokeResult;
     try {
-      result = await this.invoker.invoke({ functionName: this.trigger.functionName, event: this.buildEvent(chunk), timeoutMs: this.trigger.timeoutMs });
+      result = await this.invoker.invoke({ functionName: this.trigger.functionName, records: chunk, source: this.source, timeoutMs: this.trigger.timeoutMs });
     } finally {
       clearInterval(timer);
     }

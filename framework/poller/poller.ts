@@ -6,7 +6,6 @@
  */
 import type { TriggerSpec } from '../config/types.ts';
 import { MAX_PAYLOAD_BYTES } from '../chunking/chunker.ts';
-import { buildEvent } from '../event/build-event.ts';
 import { envelopeBytes } from '../event/event-size.ts';
 import { partitionKey } from '../event/record.ts';
 import { createDestination, type DestinationSender } from '../failure/destinations/index.ts';
@@ -56,7 +55,7 @@ export function createPoller(o: PollerOptions): Poller {
     maxPollIntervalMs: tuning.maxPollIntervalMs,
     events,
     logger,
-    invoker: new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, (records) => buildEvent(records, source)),
+    invoker: new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, source),
     delivery: new Delivery(trigger, destination, events, logger),
   });
 

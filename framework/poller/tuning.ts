@@ -17,6 +17,9 @@ export interface GroupTuning {
   concurrency: number;
 }
 
+/** kafkajs's default for a whole fetch (all partitions). */
+export const FETCH_MAX_BYTES = 10 * 1024 * 1024;
+
 /** Fetch waits with no window stay short so an idle member notices new records at once. */
 const IDLE_FETCH_WAIT_MS = 1_000;
 
@@ -33,7 +36,8 @@ export function groupTuning(t: TuningInput): GroupTuning {
     concurrency: t.concurrency,
     maxWaitTimeMs: window === 0 ? IDLE_FETCH_WAIT_MS : Math.min(window, waitCap),
     minBytes: window === 0 ? 1 : 1024 * 1024,
-    // More than one invocation's worth (6 MB), so a fetch keeps the next chunk ready.
-    maxBytesPerPartition: 8 * 1024 * 1024,
+    // kafkajs fetches at most 10 MB in all: share it between the partitions processed at once, so
+    // a backlog on one partition does not crowd the others out of a fetch (at least 1 MB each).
+    maxBytesPerPartition: Math.max(1024 * 1024, Math.floor(FETCH_MAX_BYTES / t.concurrency)),
   };
 }

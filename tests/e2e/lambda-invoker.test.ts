@@ -128,7 +128,7 @@ describe('lambda invoker on serverless-offline', () => {
     const invoker = createLambdaInvoker({ functionNames: { recorder: 'sluice-offline-test-nope' }, endpoint, region: 'us-east-1', logger: testLogger });
     try {
       await invoker.prepare(); // serverless-offline has no GetFunction: skipped, not failed
-      const result = await invoker.invoke({ functionName: 'recorder', event: { records: {} }, timeoutMs: 5_000 });
+      const result = await invoker.invoke({ functionName: 'recorder', records: [], source: { bootstrapServers: 'b:9092' }, timeoutMs: 5_000 });
       expect(result).toMatchObject({ ok: false, error: { kind: 'crash', name: 'ResourceNotFoundException', message: `no Lambda function sluice-offline-test-nope at ${endpoint}: Function not found: sluice-offline-test-nope` } });
     } finally {
       await invoker.close();

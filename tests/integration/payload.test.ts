@@ -24,7 +24,8 @@ describe('payload limit', () => {
     await produce(topic, [{ value: randomBytes(7 * mb), key: 'huge' }]);
     await produce(topic, Array.from({ length: 5 }, (_, i) => ({ value: `small-${i}` })));
 
-    h = await startRecorder({ topic, batchSize: 100 });
+    // One partition at a time gets a whole fetch (10 MB), more than one invocation can carry.
+    h = await startRecorder({ topic, batchSize: 100, concurrency: 1 });
     const starts: Array<{ fetchedAt: number; bytes: number; count: number }> = [];
     const oversized: Array<{ offsets: number[]; reason: string }> = [];
     h.events.on('poller.chunk_start', (e) => starts.push(e));
