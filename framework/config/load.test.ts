@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isConfigError } from '../errors.ts';
 import { loadService, resolveService, type ResolveOptions } from './load.ts';
 import type { TriggerSpec } from './types.ts';
+import { configErrorMessage } from './testing.ts';
 
 const ROOT = '/srv/shop';
 const options: ResolveOptions = { rootDir: ROOT, env: {} };
@@ -20,15 +20,7 @@ const only = (doc: unknown, opts: ResolveOptions = options): TriggerSpec => {
   return trigger;
 };
 
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(isConfigError(e)).toBe(true);
-    return (e as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-}
+const errorOf = configErrorMessage;
 
 describe('resolveService', () => {
   it('applies every default', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isConfigError } from '../errors.ts';
 import { resolveVariables, type VariableSources } from './variables.ts';
+import { configErrorMessage } from './testing.ts';
 
 const doc = {
   service: 'shop',
@@ -21,15 +21,7 @@ function sources(over: Partial<VariableSources> = {}): VariableSources {
 
 const resolve = (value: unknown, over: Partial<VariableSources> = {}) => resolveVariables(value, ['custom', 'x'], sources(over));
 
-function messageOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(isConfigError(e)).toBe(true);
-    return (e as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-}
+const messageOf = configErrorMessage;
 
 describe('resolveVariables', () => {
   it('resolves self, env, opt and sls:stage', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveService } from '../../config/load.ts';
-import { isConfigError } from '../../errors.ts';
 import { containerConfig, MAX_CONFIG_CHARS, parseContainerConfig, serializeContainerConfig } from './container-config.ts';
+import { configErrorMessage } from '../../config/testing.ts';
 
 const SHOP = resolveService(
   {
@@ -20,15 +20,7 @@ const SHOP = resolveService(
   { rootDir: '/srv/shop', env: {} },
 );
 
-function errorOf(text: string | undefined): string {
-  try {
-    parseContainerConfig(text);
-  } catch (e) {
-    expect(isConfigError(e)).toBe(true);
-    return (e as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-}
+const errorOf = (text: string | undefined): string => configErrorMessage(() => parseContainerConfig(text));
 
 describe('the container configuration (SLUICE_TRIGGERS)', () => {
   it('round-trips the enabled triggers with every setting but the environment, and names each function as deployed', () => {

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isConfigError } from '../../errors.ts';
 import { FARGATE_SIZES } from './schema.ts';
 import { deploySettings } from './settings.ts';
+import { configErrorMessage } from '../../config/testing.ts';
 
 const IMAGE = '123456789012.dkr.ecr.eu-west-1.amazonaws.com/sluice:1.0';
 
-function errorOf(raw: unknown): string {
-  try {
-    deploySettings(raw);
-  } catch (e) {
-    expect(isConfigError(e)).toBe(true);
-    return (e as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-}
+const errorOf = (raw: unknown): string => configErrorMessage(() => deploySettings(raw));
 
 describe('deploySettings', () => {
   it('applies the defaults: 0.25 vCPU, 512 MiB, x86_64, one task, 14 days of logs, no public IP', () => {
