@@ -5,11 +5,11 @@
  * local Kafka that `npm start` runs (which must be running).
  */
 import { parseArgs } from 'node:util';
-import { loadService } from '../config/load.ts';
 import { createLogger } from '../observe/logger.ts';
 import { runningLocalBroker } from './local-broker.ts';
 import { formatLag } from './lag-report.ts';
 import { readLag } from './lag-read.ts';
+import { loadServiceFromArgs, SERVICE_OPTIONS } from './service-args.ts';
 import { exitOnError } from './process.ts';
 
 const USAGE = `Usage: npm run lag [-- --function <name>] [--stage <stage>] [--config <file>] [--json]
@@ -19,19 +19,13 @@ offset and the lag. --json prints the same as one JSON document.`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: {
-      stage: { type: 'string' },
-      function: { type: 'string', short: 'f' },
-      config: { type: 'string', short: 'c' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: { ...SERVICE_OPTIONS, json: { type: 'boolean' } },
   });
   if (values.help) {
     console.log(USAGE);
     return;
   }
-  const service = await loadService({ rootDir: process.cwd(), ...(values.config ? { file: values.config } : {}), ...(values.stage ? { stage: values.stage } : {}) });
+  const service = await loadServiceFromArgs(values);
   const triggers = service.triggers.filter((t) => !values.function || t.functionName === values.function);
   if (triggers.length === 0) throw new Error(values.function ? `No sluice trigger for function "${values.function}".` : 'serverless.yml declares no sluice trigger.');
   const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');

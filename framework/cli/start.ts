@@ -4,9 +4,9 @@
  * invocations, commits them, leaves the groups and stops what it started.
  */
 import { parseArgs } from 'node:util';
-import { loadService } from '../config/load.ts';
 import { parseInvokerChoice } from '../invoke/select.ts';
 import { createLogger } from '../observe/logger.ts';
+import { loadServiceFromArgs, SERVICE_OPTIONS } from './service-args.ts';
 import { exitOnError, onShutdown } from './process.ts';
 import { runLocal } from './run-local.ts';
 
@@ -24,13 +24,10 @@ serverless-offline's with --lambda-endpoint http://localhost:3002 (also AWS_ENDP
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      stage: { type: 'string' },
-      function: { type: 'string', short: 'f' },
-      config: { type: 'string', short: 'c' },
+      ...SERVICE_OPTIONS,
       partitions: { type: 'string', default: '3' },
       invoker: { type: 'string', default: 'local' },
       'lambda-endpoint': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
@@ -39,7 +36,7 @@ async function main(): Promise<void> {
   }
   const invoker = parseInvokerChoice(values.invoker, values['lambda-endpoint']);
   const logger = createLogger('sluice');
-  const service = await loadService({ rootDir: process.cwd(), ...(values.config ? { file: values.config } : {}), ...(values.stage ? { stage: values.stage } : {}) });
+  const service = await loadServiceFromArgs(values);
   const run = runLocal({ service, logger, partitions: Number(values.partitions), invoker, ...(values.function ? { functionFilter: values.function } : {}) });
   onShutdown(logger, run.stop);
   await run.ready;

@@ -61,12 +61,7 @@ export function isAuthenticationFailure(e: unknown): boolean {
   return e instanceof Error && e.name === 'KafkaJSSASLAuthenticationError';
 }
 
-/** kafkajs error names that mean "the broker could not be reached at all". */
-export function isConnectionFailure(e: unknown): boolean {
-  const name = e instanceof Error ? e.name : '';
-  return ['KafkaJSConnectionError', 'KafkaJSNumberOfRetriesExceeded', 'KafkaJSNonRetriableError', 'KafkaJSBrokerNotFound', 'KafkaJSRequestTimeoutError'].includes(name);
-}
-
+/** An error's message with the messages of what caused it, for one readable line. */
 export function describeCause(e: unknown): string {
   if (!(e instanceof Error)) return String(e);
   const cause = (e as Error & { cause?: unknown; originalError?: unknown }).originalError ?? e.cause;
