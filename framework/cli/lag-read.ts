@@ -6,6 +6,8 @@
 import type { TriggerSpec } from '../config/types.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient } from '../kafka/client.ts';
+import { resolveTriggerSecurity } from '../kafka/security.ts';
+import { groupByCluster } from '../poller/clusters.ts';
 import type { Logger } from '../observe/logger.ts';
 import { triggerLag, type TriggerLag } from './lag-report.ts';
 
@@ -17,17 +19,17 @@ export interface ReadLagOptions {
 }
 
 export async function readLag(o: ReadLagOptions): Promise<TriggerLag[]> {
-  const byCluster = new Map<string, TriggerSpec[]>();
-  for (const t of o.triggers) {
+  const brokersOf = (t: TriggerSpec): string[] => {
     const brokers = t.bootstrapServers ?? o.defaultBrokers;
     if (!brokers?.length) throw new Error(`${t.path}: no brokers to read the group from; set bootstrapServers, custom.sluice.bootstrapServers or KAFKA_BROKERS, or start the local Kafka with \`npm start\`.`);
-    const key = brokers.join(',');
-    byCluster.set(key, [...(byCluster.get(key) ?? []), t]);
-  }
+    return brokers;
+  };
+  // The group is read with the triggers' own credentials (accessConfigurations).
+  const security = await resolveTriggerSecurity(o.triggers);
   const reports = new Map<TriggerSpec, TriggerLag>();
-  for (const [key, triggers] of byCluster) {
-    const brokers = key.split(',');
-    const admin = await ClusterAdmin.connect(createKafkaClient({ brokers, logger: o.logger, retries: 2 }), brokers);
+  for (const { brokers, triggers } of groupByCluster(o.triggers, brokersOf)) {
+    const key = brokers.join(',');
+    const admin = await ClusterAdmin.connect(createKafkaClient({ brokers, logger: o.logger, retries: 2, ...security.get(triggers[0]!) }), brokers);
     try {
       const missing = new Set(await admin.missingTopics([...new Set(triggers.map((t) => t.topic))]));
       for (const t of triggers) {

@@ -90,14 +90,7 @@ export class ClusterAdmin {
   }
 
   async offsets(groupId: string, topic: string): Promise<PartitionOffsets[]> {
-    const [ends, [committed]] = await Promise.all([
-      this.admin.fetchTopicOffsets(topic),
-      this.admin.fetchOffsets({ groupId, topics: [topic] }),
-    ]);
-    const byPartition = new Map(committed?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
-    return ends
-      .map((e) => ({ partition: e.partition, committed: byPartition.get(e.partition) ?? -1, logEnd: Number(e.high) }))
-      .sort((a, b) => a.partition - b.partition);
+    return (await this.groupOffsets(groupId, topic)).map(({ partition, committed, logEnd }) => ({ partition, committed, logEnd }));
   }
 
   /** `offsets` plus each partition's log-start offset, for lag. */

@@ -11,6 +11,7 @@ import { createKafkaClient } from '../kafka/client.ts';
 import { resolveTriggerSecurity, type SecretSource } from '../kafka/security.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
+import { groupByCluster } from './clusters.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { applyStartingPosition } from './starting-position.ts';
 import type { GroupTuning } from './tuning.ts';
@@ -48,13 +49,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
 
   // Secrets are read once, before anything connects: a missing one fails the start with its name.
   const security = await resolveTriggerSecurity(triggers, o.secrets);
-  const byCluster = new Map<string, TriggerSpec[]>();
-  for (const t of triggers) {
-    const key = `${brokersOf(t).join(',')} ${JSON.stringify(t.access ?? {})}`;
-    byCluster.set(key, [...(byCluster.get(key) ?? []), t]);
-  }
-  for (const clusterTriggers of byCluster.values()) {
-    const brokers = brokersOf(clusterTriggers[0]!);
+  for (const { brokers, triggers: clusterTriggers } of groupByCluster(triggers, brokersOf)) {
     const admin = await ClusterAdmin.connect(createKafkaClient({ brokers, logger: o.logger, retries: o.retries ?? 5, ...security.get(clusterTriggers[0]!) }), brokers);
     try {
       checkSessionTimeouts(clusterTriggers, await admin.sessionTimeoutBounds(), brokers);
