@@ -4,6 +4,8 @@
  */
 import { Kafka, logLevel as KafkaLogLevel, type LogEntry, type SASLOptions } from 'kafkajs';
 import type { Logger } from '../observe/logger.ts';
+// Registers snappy, lz4 and zstd with kafkajs: every client Sluice creates reads every codec.
+import './codecs/index.ts';
 import { describeSecurity, redactor, secretValues, type SaslCredentials, type TlsSettings } from './security.ts';
 
 export interface ClientOptions {

@@ -1,0 +1,47 @@
+/**
+ * Produces records with librdkafka (tests/support/produce.py, Python's confluent-kafka wheel,
+ * installed by .ci/run), so what the poller reads was written by a client other than kafkajs:
+ * its codecs, its batch framing, its headers.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { brokers } from './kafka.ts';
+
+export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+
+export interface PythonRecord {
+  partition: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers?: Array<[string, Buffer]>;
+  timestamp?: number;
+}
+
+const SCRIPT = fileURLToPath(new URL('./produce.py', import.meta.url));
+const INSTALL = 'Install it: python3 -m pip install confluent-kafka==2.16.1 (.ci/run does).';
+
+/** Resolves with each record's [partition, offset], in the order delivered. */
+export async function producePython(topic: string, compression: Compression, records: PythonRecord[]): Promise<Array<[number, number]>> {
+  const b64 = (v: Buffer | null) => (v === null ? null : v.toString('base64'));
+  const input = JSON.stringify({
+    brokers: brokers().join(','),
+    topic,
+    compression,
+    records: records.map((r) => ({ ...r, key: b64(r.key), value: b64(r.value), headers: (r.headers ?? []).map(([n, v]) => [n, b64(v)]) })),
+  });
+  const child = spawn('python3', [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdin.end(input);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', (e) => reject(new Error(`could not run python3 for the librdkafka producer: ${e.message}. ${INSTALL}`)));
+    child.on('exit', resolve);
+  });
+  if (code !== 0) {
+    if (/No module named 'confluent_kafka'/.test(err)) throw new Error(`Python's confluent-kafka is missing. ${INSTALL}`);
+    throw new Error(`the librdkafka producer exited ${code}: ${err.trim()}`);
+  }
+  return (JSON.parse(out) as { offsets: Array<[number, number]> }).offsets;
+}
