@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { ConfigError, isConfigError } from '../errors.ts';
 import { parseBrokers } from './brokers.ts';
+import { duplicateGroupIds } from './group-ids.ts';
 import { formatPath, getAt, isPlainObject, showValue, type PathSegment } from './path.ts';
 import type { GroupTuningInput } from './schema.ts';
 import { buildTrigger, functionSettings, type FunctionInput } from './trigger.ts';
@@ -138,11 +139,13 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
         path: at,
         fallbackBrokers: brokers,
         serviceTuning: custom.tuning,
+        triggersOfFunction: events.length,
       });
       problems.push(...built.problems);
       triggers.push(native?.eventSourceArn ? { ...built.trigger, eventSourceArn: native.eventSourceArn } : built.trigger);
     }
   }
+  problems.push(...duplicateGroupIds(triggers));
   // A rule broken by a custom.sluice value is found once per trigger that uses it: say it once.
   const unique = [...new Set(problems)];
   if (unique.length > 0) {

@@ -200,7 +200,7 @@ export const sluiceEventSchema = {
     consumerGroupId: {
       description:
         'consumerGroupId is 1–200 letters, digits or -/*:_+=.@ characters; ' +
-        'omit it for sluice-<service>-<function>.',
+        'omit it for sluice-<service>-<function> (with -<topic> when the function has several triggers).',
       type: 'string',
       minLength: 1,
       maxLength: 200,

@@ -3,6 +3,7 @@ import { parseBrokers } from './brokers.ts';
 import { failurePolicy } from './failure.ts';
 import { parseFilterPatterns } from './filters.ts';
 import { groupSettings } from './group.ts';
+import { defaultGroupId, defaultGroupIdProblem } from './group-ids.ts';
 import { isPlainObject, showValue } from './path.ts';
 import type { GroupTuningInput, SluiceEventInput } from './schema.ts';
 import type { TriggerSpec } from './types.ts';
@@ -67,6 +68,8 @@ export interface TriggerContext {
    * custom.sluice is invalid (already reported), which skips the cross-field rules (group.ts).
    */
   serviceTuning: GroupTuningInput | undefined;
+  /** How many triggers the function declares (its default group id names the topic when several). */
+  triggersOfFunction: number;
 }
 
 export function buildTrigger(
@@ -88,18 +91,19 @@ export function buildTrigger(
     maximumBatchingWindowMs:
       event.maximumBatchingWindow === undefined ? DEFAULT_BATCHING_WINDOW_MS : event.maximumBatchingWindow * 1000,
     startingPosition,
-    consumerGroupId: event.consumerGroupId ?? `sluice-${context.service}-${fn.functionName}`,
+    consumerGroupId: event.consumerGroupId ?? defaultGroupId(context.service, fn.functionName, event.topic, context.triggersOfFunction),
     enabled: event.enabled ?? true,
     ...group.settings,
     failure: failure.policy,
     filterPatterns: filters.patterns,
     path: context.path,
   };
+  const groupProblem = event.consumerGroupId === undefined ? defaultGroupIdProblem(trigger.consumerGroupId, context.path) : undefined;
   if (access.access) trigger.access = access.access;
   if (startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp !== undefined) {
     trigger.startingPositionTimestampMs = Math.round(event.startingPositionTimestamp * 1000);
   }
-  return { trigger, problems: [...(own?.problems ?? []), ...group.problems, ...failure.problems, ...filters.problems, ...access.problems] };
+  return { trigger, problems: [...(own?.problems ?? []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...failure.problems, ...filters.problems, ...access.problems] };
 }
 
 /** A positive number (numeric strings from `${env:…}` accepted), undefined when not set. */

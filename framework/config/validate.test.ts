@@ -122,7 +122,7 @@ describe('sluice event schema', () => {
   it('refuses a bad consumerGroupId', () => {
     expect(problemsOf({ topic: 'orders', consumerGroupId: 'my group' })).toEqual([
       `${AT}.consumerGroupId: must contain only letters, digits and -/*:_+=.@ (got "my group"). ` +
-        'consumerGroupId is 1–200 letters, digits or -/*:_+=.@ characters; omit it for sluice-<service>-<function>.',
+        'consumerGroupId is 1–200 letters, digits or -/*:_+=.@ characters; omit it for sluice-<service>-<function> (with -<topic> when the function has several triggers).',
     ]);
     expect(problemsOf({ topic: 'orders', consumerGroupId: 'x'.repeat(201) })[0]).toContain('must be at most 200 characters long');
   });
