@@ -3,6 +3,7 @@
  * makes sure the topics exist, prepares the handlers (so a bad handler fails before anything
  * is consumed), then starts one poller per trigger. Stopping lets in-flight work finish.
  */
+import { duplicateGroupIds } from '../config/group-ids.ts';
 import type { TriggerSpec } from '../config/types.ts';
 import { ConfigError, SluiceError } from '../errors.ts';
 import type { Invoker } from '../invoke/types.ts';
@@ -39,6 +40,9 @@ export interface RunningService {
 
 export async function runService(o: ServiceRunnerOptions): Promise<RunningService> {
   const triggers = o.triggers.filter((t) => t.enabled);
+  // serverless.yml was checked when it was read; SLUICE_TRIGGERS (the container) is checked here.
+  const shared = duplicateGroupIds(triggers);
+  if (shared.length) throw new ConfigError(shared.join('\n'));
   const brokersOf = (t: TriggerSpec): string[] => {
     const brokers = t.bootstrapServers ?? o.defaultBrokers;
     if (!brokers?.length) {

@@ -86,6 +86,12 @@ describe('serverless print with the Sluice plugin', () => {
     expect(await print.exited).not.toBe(0);
     expect(print.output()).toMatch(/functions\.echo\.events\[0\]\.sluice: heartbeatIntervalMs 5000 is not below a third of sessionTimeoutMs 10000\. Lower heartbeatIntervalMs to at most 3333/);
   });
+
+  it('fails on two triggers sharing a consumer group, naming both paths', async () => {
+    const print = sls(['print'], service('          topic: orders\n          consumerGroupId: shared\n      - sluice:\n          topic: returns\n          consumerGroupId: shared\n'));
+    expect(await print.exited).not.toBe(0);
+    expect(print.output()).toMatch(/functions\.echo\.events\[0\]\.sluice and functions\.echo\.events\[1\]\.sluice: all use consumer group "shared"/);
+  });
 });
 
 describe('serverless sluice start | produce | lag', () => {
