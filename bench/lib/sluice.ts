@@ -71,7 +71,7 @@ export async function startSluice(o: SluiceOptions, events = new Instrumentation
   const trigger = benchTrigger(o);
   const local = createLocalInvoker({
     rootDir: REPO_ROOT, service: 'sluice-bench', stage: 'bench', region: 'us-east-1', logger: benchLogger, output: (line) => process.stderr.write(line + '\n'),
-    functions: [{ functionName: trigger.functionName, handler: trigger.handler, memorySizeMb: trigger.memorySizeMb, environment: trigger.environment }],
+    functions: [trigger],
   });
   const observe = o.observe;
   const invoker: Invoker = observe

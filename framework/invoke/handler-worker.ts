@@ -1,4 +1,9 @@
-/** One worker thread running one function's bundle; one invocation at a time. */
+/**
+ * One worker thread running one function's bundle; one invocation at a time. As on Lambda, the
+ * module's load (its top-level code) counts against the first invocation's timeout: a module
+ * that never finishes loading times that invocation out instead of hanging it, and one that
+ * fails to load fails it (Runtime.ImportModuleError) instead of throwing into the poller.
+ */
 import { Worker } from 'node:worker_threads';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -14,7 +19,7 @@ export interface FunctionRuntime {
   bundle: string;
   memorySizeMb: number;
   region: string;
-  env: NodeJS.ProcessEnv;
+  env: Record<string, string>;
 }
 
 interface Pending {
@@ -28,12 +33,15 @@ interface Pending {
 let nextId = 1;
 
 export class HandlerWorker {
+  /** Resolves once the module loaded; rejects (HANDLER_NOT_FOUND, WORKER_CRASHED) if it cannot. */
   readonly ready: Promise<void>;
   private readonly worker: Worker;
   private pending: Pending | undefined;
+  private loaded = false;
   private dead = false;
 
-  constructor(private readonly runtime: FunctionRuntime, output: (line: string) => void) {
+  /** `onExit` runs once when the thread is gone, whatever the reason (the pool drops it then). */
+  constructor(private readonly runtime: FunctionRuntime, output: (line: string) => void, onExit: (worker: HandlerWorker) => void = () => undefined) {
     this.worker = new Worker(runtime.bundle, {
       env: runtime.env,
       // The bundle is plain JavaScript: no loader (tsx) to inherit, which halves a cold start.
@@ -47,30 +55,42 @@ export class HandlerWorker {
 
     this.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (m: FromWorker) => {
-        if (m.type === 'ready') resolve();
-        else if (m.type === 'load-error') {
+        if (m.type === 'ready') {
+          this.loaded = true;
+          resolve();
+        } else if (m.type === 'load-error') {
           this.dead = true;
           void this.worker.terminate();
           reject(new SluiceError('HANDLER_NOT_FOUND', `functions.${runtime.functionName}.handler: ${m.message}`));
+          this.fail({ kind: 'error', name: 'Runtime.ImportModuleError', message: m.message });
         } else if (m.type === 'result') this.settle(m.id, m.ok ? { ok: true, payload: m.payload } : { ok: false, error: m.error });
       };
       this.worker.on('message', onMessage);
       this.worker.on('error', (e) => {
         this.dead = true;
-        reject(new SluiceError('WORKER_CRASHED', `Function "${runtime.functionName}" failed to load: ${e.message}`, { cause: e }));
-        this.crash(e);
+        if (!this.loaded) reject(new SluiceError('WORKER_CRASHED', `Function "${runtime.functionName}" failed to load: ${e.message}`, { cause: e }));
+        this.fail({ kind: this.loaded ? 'crash' : 'error', name: this.loaded ? e.name : 'Runtime.ImportModuleError', message: this.loaded ? `Runtime exited: ${e.message}` : e.message });
       });
       this.worker.on('exit', (code) => {
         this.dead = true;
-        this.crash(new Error(`worker exited with code ${code}`));
+        reject(new SluiceError('WORKER_CRASHED', `Function "${runtime.functionName}" exited with code ${code} while loading.`));
+        this.fail({ kind: 'crash', name: 'Error', message: `Runtime exited: worker exited with code ${code}` });
+        onExit(this);
       });
     });
+    // Whoever needs the load awaits `ready`; a failed load also fails the pending invocation.
+    this.ready.catch(() => undefined);
   }
 
   get usable(): boolean {
     return !this.dead && this.pending === undefined;
   }
 
+  get isLoaded(): boolean {
+    return this.loaded;
+  }
+
+  /** May be called before the module loaded: the message waits in the worker's queue, the deadline runs from now. */
   invoke(request: InvokeRequest, requestId: string): Promise<InvokeResult> {
     const { timeoutMs } = request;
     const id = nextId++;
@@ -79,11 +99,16 @@ export class HandlerWorker {
     return new Promise<InvokeResult>((resolve) => {
       const timer = setTimeout(() => {
         // Lambda's own words; the worker is stopped even if it busy-loops.
-        this.settle(id, { ok: false, error: { kind: 'timeout', name: 'TimeoutError', message: `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds` } });
+        const loading = this.loaded ? '' : ' (the handler module had not finished loading: its top-level code counts against the timeout)';
+        this.settle(id, { ok: false, error: { kind: 'timeout', name: 'TimeoutError', message: `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds${loading}` } });
         this.dead = true;
         void this.worker.terminate();
       }, timeoutMs);
       this.pending = { id, resolve, started, requestId, timer };
+      if (this.dead) {
+        this.fail({ kind: 'crash', name: 'Error', message: 'Runtime exited before the invocation started' });
+        return;
+      }
       const message: ToWorker = {
         type: 'invoke',
         id,
@@ -118,8 +143,8 @@ export class HandlerWorker {
     p.resolve(outcome.ok ? { ok: true, payload: outcome.payload, ...base } : { ok: false, error: outcome.error, ...base });
   }
 
-  private crash(e: Error): void {
-    if (this.pending) this.settle(this.pending.id, { ok: false, error: { kind: 'crash', name: e.name, message: `Runtime exited: ${e.message}` } });
+  private fail(error: InvokeError): void {
+    if (this.pending) this.settle(this.pending.id, { ok: false, error });
   }
 }
 

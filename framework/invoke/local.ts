@@ -2,22 +2,21 @@
  * The local invoker: each function runs in its own worker threads, loaded from its esbuild
  * bundle. A handler that blocks its thread cannot stop the poller (heartbeats run on the main
  * thread); one that overruns its timeout is terminated, its worker replaced, and the
- * invocation counts as failed, as on Lambda.
+ * invocation counts as failed, as on Lambda. A worker that dies while idle (a handler's stray
+ * timer throwing after it returned) leaves the pool at once, so no chunk is handed to it.
  */
 import { randomUUID } from 'node:crypto';
+import type { TriggerSpec } from '../config/types.ts';
 import { SluiceError } from '../errors.ts';
 import type { Logger } from '../observe/logger.ts';
 import { bundleHandler } from './bundle.ts';
+import { handlerEnvironment } from './environment.ts';
 import { locateHandler } from './handler-path.ts';
 import { HandlerWorker, type FunctionRuntime } from './handler-worker.ts';
 import type { InvokeRequest, InvokeResult, Invoker } from './types.ts';
 
-export interface LocalFunction {
-  functionName: string;
-  handler: string;
-  memorySizeMb: number;
-  environment: Record<string, string>;
-}
+/** What the invoker needs of a function (a TriggerSpec has it); its timeout also bounds the module's first load at start. */
+export type LocalFunction = Pick<TriggerSpec, 'functionName' | 'handler' | 'memorySizeMb' | 'timeoutMs' | 'environment'>;
 
 export interface LocalInvokerOptions {
   rootDir: string;
@@ -28,19 +27,25 @@ export interface LocalInvokerOptions {
   logger: Logger;
   /** Where handler output goes, one prefixed line at a time (default: stdout). */
   output?: (line: string) => void;
+  /** The environment handlers start from, less Sluice's own variables (default: process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
   const runtimes = new Map<string, FunctionRuntime>();
-  const idle = new Map<string, HandlerWorker[]>();
-  const busy = new Set<HandlerWorker>();
+  const idle = new Map<string, Set<HandlerWorker>>();
+  const all = new Set<HandlerWorker>();
   const output = o.output ?? ((line: string) => process.stdout.write(line + '\n'));
 
-  const spawn = async (runtime: FunctionRuntime): Promise<HandlerWorker> => {
-    const worker = new HandlerWorker(runtime, output);
-    await worker.ready;
+  const spawn = (runtime: FunctionRuntime): HandlerWorker => {
+    const worker = new HandlerWorker(runtime, output, (gone) => {
+      all.delete(gone);
+      if (idle.get(runtime.functionName)?.delete(gone)) o.logger.debug('an idle worker exited; it is replaced on the next invocation', { function: runtime.functionName });
+    });
+    all.add(worker);
     return worker;
   };
+  const poolOf = (name: string) => idle.get(name) ?? idle.set(name, new Set()).get(name)!;
 
   return {
     async prepare() {
@@ -50,51 +55,53 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
         const bundle = await bundleHandler(o.rootDir, fn.functionName, location);
         const lambdaName = `${o.service}-${o.stage}-${fn.functionName}`;
         const runtime: FunctionRuntime = {
-          functionName: fn.functionName,
-          lambdaName,
-          bundle,
-          memorySizeMb: fn.memorySizeMb,
-          region: o.region,
-          env: {
-            ...process.env,
-            ...fn.environment,
-            AWS_REGION: o.region,
-            AWS_DEFAULT_REGION: o.region,
-            AWS_LAMBDA_FUNCTION_NAME: lambdaName,
-            AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-            AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memorySizeMb),
-            AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${lambdaName}`,
-            LAMBDA_TASK_ROOT: o.rootDir,
-          },
+          functionName: fn.functionName, lambdaName, bundle, memorySizeMb: fn.memorySizeMb, region: o.region,
+          env: handlerEnvironment(o.env ?? process.env, fn.environment, { lambdaName, memorySizeMb: fn.memorySizeMb, region: o.region, taskRoot: o.rootDir, handler: fn.handler }),
         };
         runtimes.set(fn.functionName, runtime);
-        // Load it once now: a missing export fails the start, not the first record.
-        idle.set(fn.functionName, [await spawn(runtime)]);
-        o.logger.debug('function ready', { function: fn.functionName, bundle });
+        // Load it once now: a missing export or a throwing module fails the start, not the first record.
+        const worker = spawn(runtime);
+        if (await loadedWithin(worker, fn.timeoutMs)) {
+          poolOf(fn.functionName).add(worker);
+          o.logger.debug('function ready', { function: fn.functionName, bundle });
+        } else {
+          await worker.terminate();
+          o.logger.warn(`the handler module of ${fn.functionName} did not finish loading within its ${fn.timeoutMs / 1000} s timeout; each invocation loads it again and times out the same way until it does`, { function: fn.functionName });
+        }
       }
     },
 
     async invoke(request: InvokeRequest): Promise<InvokeResult> {
       const runtime = runtimes.get(request.functionName);
       if (!runtime) throw new SluiceError('HANDLER_NOT_FOUND', `No function "${request.functionName}" was prepared.`);
-      const pool = idle.get(request.functionName) ?? [];
-      const worker = pool.pop() ?? (await spawn(runtime));
-      busy.add(worker);
+      const pool = poolOf(request.functionName);
+      let worker = [...pool].find((w) => w.usable);
+      if (worker) pool.delete(worker);
+      // A fresh worker's load counts against this invocation's timeout (HandlerWorker.invoke).
+      worker ??= spawn(runtime);
       try {
-        const result = await worker.invoke(request, randomUUID());
-        return result;
+        return await worker.invoke(request, randomUUID());
       } finally {
-        busy.delete(worker);
-        if (worker.usable) pool.push(worker);
-        idle.set(request.functionName, pool);
+        if (worker.usable) pool.add(worker);
       }
     },
 
     async close() {
-      const all = [...busy, ...[...idle.values()].flat()];
+      const workers = [...all];
       idle.clear();
-      busy.clear();
-      await Promise.all(all.map((w) => w.terminate()));
+      all.clear();
+      await Promise.all(workers.map((w) => w.terminate()));
     },
   };
+}
+
+/** True once the module loaded; false if it is still loading after `timeoutMs`; throws if it failed to load. */
+async function loadedWithin(worker: HandlerWorker, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  try {
+    return await Promise.race([worker.ready.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

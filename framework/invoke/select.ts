@@ -45,6 +45,6 @@ export function createInvoker(choice: InvokerChoice, service: ServiceSpec, trigg
   }
   return createLocalInvoker({
     rootDir: service.rootDir, service: service.service, stage: service.stage, region: service.region, logger, output,
-    functions: functions.map((t) => ({ functionName: t.functionName, handler: t.handler, memorySizeMb: t.memorySizeMb, environment: t.environment })),
+    functions,
   });
 }

@@ -9,7 +9,7 @@ import { testLogger } from '../support/kafka.ts';
 const invokerFor = (handler: string) =>
   createLocalInvoker({
     rootDir: FIXTURES, service: 's', stage: 'test', region: 'us-east-1', logger: testLogger, output: () => undefined,
-    functions: [{ functionName: 'broken', handler, memorySizeMb: 128, environment: {} }],
+    functions: [{ functionName: 'broken', handler, memorySizeMb: 128, timeoutMs: 5_000, environment: {} }],
   });
 
 describe('bad input', () => {

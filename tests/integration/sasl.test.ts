@@ -77,7 +77,7 @@ describe('SASL/SCRAM from accessConfigurations', () => {
     const logger = createLogger('sasl', { level: 'debug', format: 'json', write: (l) => lines.push(l) });
     const invoker = createLocalInvoker({
       rootDir: FIXTURES, service: 'sasl', stage: 'test', region: 'us-east-1', logger, output: () => undefined,
-      functions: [{ functionName: t.functionName, handler: t.handler, memorySizeMb: t.memorySizeMb, environment: t.environment }],
+      functions: [t],
     });
     try {
       return { invoker, running: await runService({ triggers: [t], invoker, logger, events: new Instrumentation(), retries: 2 }) };

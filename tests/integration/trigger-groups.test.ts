@@ -21,7 +21,7 @@ describe('consumer groups of a function with several triggers', () => {
   let running: RunningService | undefined;
   const invoker = createLocalInvoker({
     rootDir: FIXTURES, service, stage: 'test', region: 'us-east-1', logger: testLogger, output: () => undefined,
-    functions: [{ functionName: 'recorder', handler: 'functions/recorder.handler', memorySizeMb: 256, environment: { RECORD_FILE: join(mkdtempSync(join(tmpdir(), 'sluice-groups-')), 'seen.jsonl') } }],
+    functions: [{ functionName: 'recorder', handler: 'functions/recorder.handler', memorySizeMb: 256, timeoutMs: 6_000, environment: { RECORD_FILE: join(mkdtempSync(join(tmpdir(), 'sluice-groups-')), 'seen.jsonl') } }],
   });
   afterAll(async () => {
     await running?.stop();
@@ -56,7 +56,7 @@ describe('consumer groups of a function with several triggers', () => {
 
     const local = createLocalInvoker({
       rootDir: FIXTURES, service, stage: 'test', region: 'us-east-1', logger: testLogger, output: () => undefined,
-      functions: [{ functionName: 'recorder', handler: 'functions/recorder.handler', memorySizeMb: 256, environment: { RECORD_FILE: recordFile } }],
+      functions: [{ functionName: 'recorder', handler: 'functions/recorder.handler', memorySizeMb: 256, timeoutMs: 6_000, environment: { RECORD_FILE: recordFile } }],
     });
     running = await runService({ triggers: spec.triggers, invoker: local, logger: testLogger, events: new Instrumentation() });
     const drained = async (group: string, topic: string, total: number) => (await offsets(group, topic)).reduce((n, p) => n + Math.max(p.committed, 0), 0) === total;

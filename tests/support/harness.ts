@@ -76,7 +76,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Harness> {
   events.on('group.join', (e) => joins.push({ at: Date.now(), assignment: e.assignment }));
   const invoker = createLocalInvoker({
     rootDir: FIXTURES, service: 'sluice-tests', stage: 'test', region: 'us-east-1', logger: testLogger, output: () => undefined,
-    functions: [{ functionName: trigger.functionName, handler: trigger.handler, memorySizeMb: trigger.memorySizeMb, environment: trigger.environment }],
+    functions: [trigger],
   });
   let running: RunningService;
   try {
