@@ -13,17 +13,18 @@ const problemsOf = (event: GroupTuningInput, service: GroupTuningInput = {}, tim
 
 describe('consumer-group settings', () => {
   it('defaults to 300000 / 30000 / 3000 / 4, which pass every rule', () => {
-    expect(GROUP_DEFAULTS).toEqual({ maxPollIntervalMs: 300_000, sessionTimeoutMs: 30_000, heartbeatIntervalMs: 3_000, concurrency: 4 });
+    expect(GROUP_DEFAULTS).toEqual({ maxPollIntervalMs: 300_000, sessionTimeoutMs: 30_000, heartbeatIntervalMs: 3_000, concurrency: 4, maxConsumerRestarts: 8 });
     expect(settle({})).toEqual({ settings: GROUP_DEFAULTS, problems: [] });
   });
 
   it('takes each value from the event, else custom.sluice, else the default', () => {
-    const service = { maxPollIntervalMs: 600_000, sessionTimeoutMs: 45_000, concurrency: 8 };
+    const service = { maxPollIntervalMs: 600_000, sessionTimeoutMs: 45_000, concurrency: 8, maxConsumerRestarts: 2 };
     expect(settle({ sessionTimeoutMs: 20_000, concurrency: 1 }, service).settings).toEqual({
       maxPollIntervalMs: 600_000, // custom.sluice
       sessionTimeoutMs: 20_000, // event over custom.sluice
       heartbeatIntervalMs: 3_000, // default
       concurrency: 1, // event over custom.sluice
+      maxConsumerRestarts: 2, // custom.sluice
     });
   });
 

@@ -9,7 +9,7 @@ import type { TriggerSpec } from './types.ts';
  * broken rule, naming both values, where each was set when that is not the line's own path,
  * and what to change.
  */
-export type GroupSettings = Pick<TriggerSpec, 'maxPollIntervalMs' | 'sessionTimeoutMs' | 'heartbeatIntervalMs' | 'concurrency'>;
+export type GroupSettings = Pick<TriggerSpec, 'maxPollIntervalMs' | 'sessionTimeoutMs' | 'heartbeatIntervalMs' | 'concurrency' | 'maxConsumerRestarts'>;
 
 type Name = keyof GroupSettings;
 
@@ -18,6 +18,7 @@ export const GROUP_DEFAULTS: Readonly<GroupSettings> = {
   sessionTimeoutMs: GROUP_LIMITS.sessionTimeoutMs.default,
   heartbeatIntervalMs: GROUP_LIMITS.heartbeatIntervalMs.default,
   concurrency: GROUP_LIMITS.concurrency.default,
+  maxConsumerRestarts: GROUP_LIMITS.maxConsumerRestarts.default,
 };
 
 const NAMES = Object.keys(GROUP_DEFAULTS) as Name[];
@@ -41,7 +42,7 @@ export function groupSettings(
   context: GroupContext,
 ): { settings: GroupSettings; problems: string[] } {
   const settings = { ...GROUP_DEFAULTS };
-  const from: Record<Name, string> = { maxPollIntervalMs: 'default', sessionTimeoutMs: 'default', heartbeatIntervalMs: 'default', concurrency: 'default' };
+  const from: Record<Name, string> = { maxPollIntervalMs: 'default', sessionTimeoutMs: 'default', heartbeatIntervalMs: 'default', concurrency: 'default', maxConsumerRestarts: 'default' };
   for (const name of NAMES) {
     const own = event[name];
     const shared = service?.[name];

@@ -47,6 +47,7 @@ describe('resolveService', () => {
           sessionTimeoutMs: 30_000,
           heartbeatIntervalMs: 3_000,
           concurrency: 4,
+          maxConsumerRestarts: 8,
           failure: {
             maximumRetryAttempts: -1,
             maximumRecordAgeMs: undefined,
@@ -212,12 +213,19 @@ describe('resolveService', () => {
     const lines = errorOf(() => resolveService(doc, options)).split('\n');
     expect(lines[0]).toBe('serverless.yml: 5 problems with the Sluice configuration:');
     expect(lines.slice(1)).toEqual([
-      '  - custom.sluice: unknown property "brokers". Allowed properties: bootstrapServers, emulateNativeEvents, maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, deploy.',
+      '  - custom.sluice: unknown property "brokers". Allowed properties: bootstrapServers, emulateNativeEvents, maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts, http, deploy.',
       '  - functions.orders.events[0].sluice: unknown property "batchsize". Did you mean "batchSize"?',
       '  - functions.orders.events[0].sluice.batchSize: must be at most 10000 (got 10001). batchSize is the number of records per invocation, 1–10000.',
       '  - functions.payments: missing required property "handler" (the handler to invoke, e.g. functions/payments.handler).',
       "  - functions.payments.events[0].sluice.topic: cannot resolve ${env:PAYMENTS_TOPIC}: environment variable PAYMENTS_TOPIC is not set. Set PAYMENTS_TOPIC, or give a default: ${env:PAYMENTS_TOPIC, 'value'}.",
     ]);
+  });
+
+  it('reads the health server port from custom.sluice.http and refuses one out of range', () => {
+    const withPort = (port: unknown) => service(orders({ topic: 'o' }), { custom: { sluice: { http: { port } } } });
+    expect(resolveService(withPort(8080), options).http).toEqual({ port: 8080 });
+    expect(resolveService(service(orders({ topic: 'o' })), options).http).toBeUndefined();
+    expect(errorOf(() => resolveService(withPort(70_000), options))).toContain('custom.sluice.http.port: must be at most 65535 (got 70000).');
   });
 
   it('refuses a bad KAFKA_BROKERS only when a trigger needs it', () => {

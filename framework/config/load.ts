@@ -152,7 +152,7 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
     const count = unique.length === 1 ? '1 problem' : `${unique.length} problems`;
     throw new ConfigError(`${file}: ${count} with the Sluice configuration:\n${unique.map((p) => `  - ${p}`).join('\n')}`);
   }
-  return { service, stage, region, rootDir: path.resolve(options.rootDir), triggers };
+  return { service, stage, region, rootDir: path.resolve(options.rootDir), triggers, ...(custom.http?.port !== undefined ? { http: { port: custom.http.port } } : {}) };
 }
 
 /**
@@ -160,28 +160,29 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
  * tuning, for values triggers leave out (undefined when custom.sluice is invalid; see buildTrigger).
  */
 function serviceSettings(custom: unknown, problems: string[]): ServiceSettings {
-  const none = { brokers: undefined, tuning: undefined, emulateNativeEvents: false };
+  const none = { brokers: undefined, tuning: undefined, emulateNativeEvents: false, http: undefined };
   if (custom === FAILED) return none;
   const checked = checkSluiceCustom(custom, 'custom.sluice');
   problems.push(...checked.problems);
   if (checked.value === undefined) return none;
-  const { bootstrapServers: servers, emulateNativeEvents = false, ...rest } = checked.value;
+  const { bootstrapServers: servers, emulateNativeEvents = false, http, ...rest } = checked.value;
   const tuning = pickTuning(rest);
-  if (servers === undefined) return { brokers: undefined, tuning, emulateNativeEvents };
+  if (servers === undefined) return { brokers: undefined, tuning, emulateNativeEvents, http };
   const parsed = parseBrokers(servers, 'custom.sluice.bootstrapServers');
   problems.push(...parsed.problems);
-  return { brokers: parsed.brokers, tuning, emulateNativeEvents };
+  return { brokers: parsed.brokers, tuning, emulateNativeEvents, http };
 }
 
 interface ServiceSettings {
   brokers: string[] | undefined;
   tuning: GroupTuningInput | undefined;
   emulateNativeEvents: boolean;
+  http: { port?: number } | undefined;
 }
 
 function pickTuning(v: GroupTuningInput): GroupTuningInput {
-  const { maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency } = v;
-  return Object.fromEntries(Object.entries({ maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency }).filter(([, x]) => x !== undefined));
+  const { maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts } = v;
+  return Object.fromEntries(Object.entries({ maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts }).filter(([, x]) => x !== undefined));
 }
 
 /** `KAFKA_BROKERS`, comma-separated; unset or empty means the local broker. */

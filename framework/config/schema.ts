@@ -43,6 +43,7 @@ export const GROUP_LIMITS = {
   sessionTimeoutMs: { minimum: 1_000, maximum: 3_600_000, default: 30_000 },
   heartbeatIntervalMs: { minimum: 100, maximum: 1_200_000, default: 3_000 },
   concurrency: { minimum: 1, maximum: 100, default: 4 },
+  maxConsumerRestarts: { minimum: 0, maximum: 1000, default: 8 },
 } as const;
 
 /**
@@ -85,6 +86,13 @@ function groupTuningSchema(scope: 'event' | 'custom') {
         `an integer ${range('concurrency')}; ${omit('concurrency')}.`,
       type: 'integer',
       ...GROUP_LIMITS.concurrency,
+    },
+    maxConsumerRestarts: {
+      description:
+        `maxConsumerRestarts is how many times in a row a trigger whose consumer stopped is restarted as a new member ` +
+        `before the poller exits non-zero naming it, an integer ${range('maxConsumerRestarts')}; ${omit('maxConsumerRestarts')}.`,
+      type: 'integer',
+      ...GROUP_LIMITS.maxConsumerRestarts,
     },
   } as const;
 }
@@ -243,6 +251,19 @@ export const sluiceCustomSchema = {
       default: false,
     },
     ...groupTuningSchema('custom'),
+    http: {
+      description: 'http holds the poller\'s health server settings, e.g. "http: { port: 9464 }" (/healthz, /readyz).',
+      type: 'object',
+      properties: {
+        port: {
+          description: 'port is the health server\'s TCP port, an integer 0–65535 (0: any free port); omit it for 9464 (SLUICE_HTTP_PORT overrides it).',
+          type: 'integer',
+          minimum: 0,
+          maximum: 65535,
+        },
+      },
+      additionalProperties: false,
+    },
     deploy: sluiceDeploySchema,
   },
   additionalProperties: false,
@@ -254,6 +275,7 @@ export interface GroupTuningInput {
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   concurrency?: number;
+  maxConsumerRestarts?: number;
 }
 
 /** The failure policy as written (before defaults; failure.ts). */
@@ -285,5 +307,6 @@ export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
 export interface SluiceCustomInput extends GroupTuningInput {
   bootstrapServers?: string | string[];
   emulateNativeEvents?: boolean;
+  http?: { port?: number };
   deploy?: SluiceDeployInput;
 }

@@ -83,6 +83,11 @@ export interface TriggerSpec {
   heartbeatIntervalMs: number;
   /** Partitions of this trigger one poller processes at the same time (1–100). Event, else `custom.sluice`, else 4. */
   concurrency: number;
+  /**
+   * Restarts in a row of a consumer that stopped (each a new member, with backoff) before the
+   * poller gives up and exits non-zero naming the trigger. Event, else `custom.sluice`, else 8.
+   */
+  maxConsumerRestarts: number;
   /** Retries, bisection, partial batch responses, record age and the on-failure destination (framework/config/failure.ts). */
   failure: FailurePolicy;
   /** AWS event-filtering patterns (parsed JSON objects); empty means every record is invoked. */
@@ -106,4 +111,6 @@ export interface ServiceSpec {
   /** Directory holding serverless.yml; handler paths are relative to it. */
   rootDir: string;
   triggers: TriggerSpec[];
+  /** `custom.sluice.http`: the health server's port, when set. */
+  http?: { port: number };
 }

@@ -51,7 +51,7 @@ describe('sluice event schema', () => {
     expect(problemsOf({ topic: 'orders', retries: 3 })).toEqual([
       `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, maximumBatchingWindow, ` +
         'startingPosition, startingPositionTimestamp, consumerGroupId, enabled, maxPollIntervalMs, sessionTimeoutMs, ' +
-        'heartbeatIntervalMs, concurrency, maximumRetryAttempts, maximumRecordAgeInSeconds, bisectBatchOnFunctionError, ' +
+        'heartbeatIntervalMs, concurrency, maxConsumerRestarts, maximumRetryAttempts, maximumRecordAgeInSeconds, bisectBatchOnFunctionError, ' +
         'functionResponseType, destinationConfig, filterPatterns, accessConfigurations, tls.',
     ]);
   });

@@ -60,6 +60,7 @@ export function recorderTrigger(o: RecorderOptions, recordFile: string): Trigger
     sessionTimeoutMs: 30_000,
     heartbeatIntervalMs: 3_000,
     concurrency: 4,
+    maxConsumerRestarts: 8,
     failure: { maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined },
     filterPatterns: [],
     path: 'functions.recorder.events[0].sluice',

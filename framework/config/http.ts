@@ -1,0 +1,5 @@
+/** The health server's default port (custom.sluice.http.port and SLUICE_HTTP_PORT change it). */
+export const DEFAULT_HTTP_PORT = 9464;
+
+/** The variable that sets it for one process (the container's task definition sets it). */
+export const HTTP_PORT_ENV = 'SLUICE_HTTP_PORT';
