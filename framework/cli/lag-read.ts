@@ -4,6 +4,7 @@
  * `serverless sluice lag`.
  */
 import type { TriggerSpec } from '../config/types.ts';
+import { ConfigError } from '../errors.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient } from '../kafka/client.ts';
 import { resolveTriggerSecurity } from '../kafka/security.ts';
@@ -21,7 +22,7 @@ export interface ReadLagOptions {
 export async function readLag(o: ReadLagOptions): Promise<TriggerLag[]> {
   const brokersOf = (t: TriggerSpec): string[] => {
     const brokers = t.bootstrapServers ?? o.defaultBrokers;
-    if (!brokers?.length) throw new Error(`${t.path}: no brokers to read the group from; set bootstrapServers, custom.sluice.bootstrapServers or KAFKA_BROKERS, or start the local Kafka with \`npm start\`.`);
+    if (!brokers?.length) throw new ConfigError(`${t.path}: no brokers to read the group from; set bootstrapServers, custom.sluice.bootstrapServers or KAFKA_BROKERS, or start the local Kafka with \`npm start\`.`);
     return brokers;
   };
   // The group is read with the triggers' own credentials (accessConfigurations).
@@ -33,7 +34,7 @@ export async function readLag(o: ReadLagOptions): Promise<TriggerLag[]> {
     try {
       const missing = new Set(await admin.missingTopics([...new Set(triggers.map((t) => t.topic))]));
       for (const t of triggers) {
-        if (missing.has(t.topic)) throw new Error(`${t.path}: topic "${t.topic}" does not exist on ${key}.`);
+        if (missing.has(t.topic)) throw new ConfigError(`${t.path}.topic: topic "${t.topic}" does not exist on ${key}. Create it (npm start creates it on the local Kafka), or fix the topic name.`);
         const [group, offsets] = await Promise.all([admin.describeGroup(t.consumerGroupId), admin.groupOffsets(t.consumerGroupId, t.topic)]);
         reports.set(t, triggerLag({ functionName: t.functionName, topic: t.topic, groupId: t.consumerGroupId, brokers, startingPosition: t.startingPosition, group }, offsets));
       }

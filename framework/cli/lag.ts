@@ -5,6 +5,7 @@
  * local Kafka that `npm start` runs (which must be running).
  */
 import { parseArgs } from 'node:util';
+import { ConfigError } from '../errors.ts';
 import { createLogger } from '../observe/logger.ts';
 import { runningLocalBroker } from './local-broker.ts';
 import { formatLag } from './lag-report.ts';
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   }
   const service = await loadServiceFromArgs(values);
   const triggers = service.triggers.filter((t) => !values.function || t.functionName === values.function);
-  if (triggers.length === 0) throw new Error(values.function ? `No sluice trigger for function "${values.function}".` : 'serverless.yml declares no sluice trigger.');
+  if (triggers.length === 0) throw new ConfigError(values.function ? `No sluice trigger for function "${values.function}".` : 'serverless.yml declares no sluice trigger.');
   const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
   const reports = await readLag({ triggers, logger: createLogger('lag'), ...(defaultBrokers ? { defaultBrokers } : {}) });
   console.log(values.json ? JSON.stringify(reports, null, 2) : formatLag(reports));

@@ -62,6 +62,19 @@ describe('lag', () => {
     expect(text.output()).toMatch(/partition +committed +log-end +lag\n +0 +3 +10 +7\n +1 +6 +6 +0\n +2 +0 +4 +4\n +total lag 11/);
   });
 
+  it('a topic that does not exist: one clear line, exit 1, no stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-lag-'));
+    const topic = uniqueName('no-such-topic');
+    writeFileSync(
+      join(dir, 'serverless.yml'),
+      `service: lag-test\nprovider:\n  name: aws\nfunctions:\n  orders:\n    handler: functions/orders.handler\n    events:\n      - sluice:\n          topic: ${topic}\n          bootstrapServers: ${brokers().join(',')}\n`,
+    );
+    const lag = runCli('framework/cli/lag.ts', [], { cwd: dir });
+    expect(await lag.exited).toBe(1);
+    const lines = lag.output().trim().split('\n');
+    expect(lines).toEqual([`sluice: functions.orders.events[0].sluice.topic: topic "${topic}" does not exist on ${brokers().join(',')}. Create it (npm start creates it on the local Kafka), or fix the topic name.`]);
+  });
+
   it('after a poller consumed M of N records: N − M per partition, and the member while it runs', async () => {
     const topic = await freshTopic(2);
     const consumed = [5, 3];
