@@ -11,7 +11,9 @@ export type SluiceErrorCode =
   | 'HANDLER_TIMEOUT'
   | 'BROKER_UNREACHABLE'
   | 'KAFKA_START_FAILED'
-  | 'WORKER_CRASHED';
+  | 'WORKER_CRASHED'
+  | 'TRIGGER_FAILED'
+  | 'HTTP_PORT_TAKEN';
 
 export interface SluiceErrorOptions {
   retriable?: boolean;

@@ -11,6 +11,7 @@ import { Instrumentation } from '../observe/events.ts';
 import { createLogger } from '../observe/logger.ts';
 import { parseContainerConfig, TRIGGERS_ENV } from '../plugin/deploy/container-config.ts';
 import { runService, type RunningService } from '../poller/service-runner.ts';
+import { httpSettings } from './http-settings.ts';
 import { exitOnError, onShutdown } from './process.ts';
 
 async function main(): Promise<void> {
@@ -18,8 +19,15 @@ async function main(): Promise<void> {
   const config = parseContainerConfig(process.env[TRIGGERS_ENV]);
   const invoker = createLambdaInvoker({ functionNames: config.functionNames, logger: logger.child('lambda') });
   let running: RunningService | undefined;
-  const starting = runService({ triggers: config.triggers, invoker, logger, events: new Instrumentation() }).then((r) => {
+  const http = httpSettings('container', process.env);
+  const starting = runService({ triggers: config.triggers, invoker, logger, events: new Instrumentation(), http }).then((r) => {
     running = r;
+    // A trigger that stopped for good: finish what runs, then exit non-zero so ECS replaces the task.
+    void r.fatal.then(async (e) => {
+      await r.stop().catch(() => undefined);
+      await invoker.close();
+      exitOnError(e);
+    });
   });
   onShutdown(logger, async () => {
     // A stop during start waits for it: nothing the start brings up may outlive the stop.
@@ -31,7 +39,7 @@ async function main(): Promise<void> {
   for (const t of config.triggers) {
     logger.info(`polling ${t.topic} for ${config.functionNames[t.functionName]}`, { group: t.consumerGroupId, brokers: t.bootstrapServers?.join(','), batchSize: t.batchSize });
   }
-  logger.info(`ready: ${config.service} (${config.stage}), ${config.triggers.length} trigger(s)`);
+  logger.info(`ready: ${config.service} (${config.stage}), ${config.triggers.length} trigger(s); health on ${running?.httpUrl}/healthz`);
 }
 
 main().catch(exitOnError);

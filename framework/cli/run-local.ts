@@ -6,12 +6,14 @@
  */
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
 import type { ServiceSpec, TriggerSpec } from '../config/types.ts';
+import type { SluiceError } from '../errors.ts';
 import { createInvoker, type InvokerChoice } from '../invoke/select.ts';
 import type { Invoker } from '../invoke/types.ts';
 import { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import { attachTerminalView } from '../observe/terminal-view.ts';
 import { runService, type RunningService } from '../poller/service-runner.ts';
+import { httpSettings } from './http-settings.ts';
 
 export interface RunLocalOptions {
   service: ServiceSpec;
@@ -26,11 +28,15 @@ export interface RunLocalOptions {
   write?: (line: string) => void;
   /** How the user sends `sample` to `topic`, for the "ready" line (default `npm run produce -- <topic> <sample>`). */
   produceHint?: (topic: string, sample: string) => string;
+  /** Where SLUICE_HTTP_PORT is read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface LocalRun {
   /** Resolves once every poller runs; rejects if the run could not start (already cleaned up). */
   ready: Promise<void>;
+  /** Resolves with the error of a trigger that stopped for good: stop the run and exit non-zero. */
+  fatal: Promise<SluiceError>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +60,8 @@ export function runLocal(o: RunLocalOptions): LocalRun {
   let invoker: Invoker | undefined;
   let stopping: Promise<void> | undefined;
   let started: Promise<void> | undefined;
+  let giveUp: (e: SluiceError) => void = () => undefined;
+  const fatal = new Promise<SluiceError>((resolve) => (giveUp = resolve));
 
   // A stop during start waits for the start to settle (a broker or a poller cannot be cut off
   // halfway), so nothing that start brings up outlives the stop.
@@ -67,6 +75,7 @@ export function runLocal(o: RunLocalOptions): LocalRun {
 
   const start = async () => {
     const triggers = selectTriggers(service, o.functionFilter);
+    const http = httpSettings('local', o.env ?? process.env, service);
     invoker = createInvoker(o.invoker ?? { kind: 'local' }, service, triggers, logger, write);
     if (triggers.some((t) => !t.bootstrapServers)) {
       broker = await ensureBroker({ log: (line) => logger.info(line) });
@@ -77,12 +86,14 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     running = await runService({
       triggers,
       ...(broker ? { defaultBrokers: [broker.bootstrap], createTopics: { partitions: o.partitions ?? 3 } } : {}),
-      invoker, logger, events,
+      invoker, logger, events, http,
     });
+    void running.fatal.then(giveUp);
     if (stopping) return;
     for (const t of triggers) {
       logger.info(`polling ${t.topic} for ${t.functionName}`, { group: t.consumerGroupId, brokers: (t.bootstrapServers ?? [broker?.bootstrap]).join(','), batchSize: t.batchSize });
     }
+    if (running.httpUrl) logger.info(`health: ${running.httpUrl}/healthz  readiness: ${running.httpUrl}/readyz`);
     const hint = o.produceHint ?? ((topic: string, sample: string) => `npm run produce -- ${topic} ${sample}`);
     logger.info(`ready. Send records with: ${hint(triggers[0]!.topic, `'{"hello":"world"}'`)}   (Ctrl-C stops)`);
   };
@@ -92,5 +103,5 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     await stop().catch((cleanup: unknown) => logger.warn('cleanup after a failed start failed', { error: cleanup }));
     throw e;
   });
-  return { ready, stop };
+  return { ready, fatal, stop };
 }

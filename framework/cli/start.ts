@@ -39,6 +39,11 @@ async function main(): Promise<void> {
   const service = await loadServiceFromArgs(values);
   const run = runLocal({ service, logger, partitions: Number(values.partitions), invoker, ...(values.function ? { functionFilter: values.function } : {}) });
   onShutdown(logger, run.stop);
+  // A trigger that stopped for good: finish what runs, then exit non-zero naming it.
+  void run.fatal.then(async (e) => {
+    await run.stop().catch(() => undefined);
+    exitOnError(e);
+  });
   await run.ready;
 }
 

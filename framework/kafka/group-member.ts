@@ -8,6 +8,11 @@
  * coordinator still accepts the current generation's commits while it waits for this member),
  * and only then is the rebalance handed back to kafkajs, which rejoins. A commit for a
  * partition this member no longer owns is never sent (kafkajs does not check; nor does Kafka).
+ *
+ * kafkajs is told never to restart a crashed consumer itself (it would rejoin inside the same
+ * object, and not at all after a non-retriable error): a crash is reported through `onCrash`,
+ * no batch starts another chunk, and the trigger's supervisor (poller/supervisor.ts) replaces
+ * the whole member once `stop()` has seen the in-flight batches out.
  */
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { KafkaRecord } from '../event/record.ts';
@@ -53,11 +58,15 @@ export interface GroupMemberOptions {
   logger: Logger;
   events: Instrumentation;
   onBatch(batch: PartitionBatch): Promise<void>;
+  /** The consumer stopped for good; this member will not consume again. */
+  onCrash(error: Error): void;
+  /** A batch was processed to its end (the member is doing useful work). */
+  onProgress?(): void;
 }
 
 export interface GroupMember {
   start(): Promise<void>;
-  /** Lets in-flight batches finish, then leaves the group. */
+  /** Lets in-flight batches finish, then leaves the group (after a crash: waits for the batches kafkajs left running). */
   stop(): Promise<void>;
 }
 
@@ -71,9 +80,13 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     minBytes: o.minBytes,
     maxBytesPerPartition: o.maxBytesPerPartition,
     allowAutoTopicCreation: false,
+    // kafkajs's own retries of a failing fetch loop stay; restarting after them is the supervisor's.
+    retry: { retries: 5, restartOnFailure: async () => false },
   });
   const state = new GroupState(o.groupId, o.events);
   const resumeTimers = new Set<NodeJS.Timeout>();
+  const inFlight = new Set<Promise<void>>();
+  let crashed = false;
   let lastFetchAt = Date.now();
 
   consumer.on(consumer.events.FETCH, () => {
@@ -93,8 +106,9 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     o.events.emit('group.rebalancing', { groupId: o.groupId, memberId: payload.memberId });
   });
   consumer.on(consumer.events.CRASH, ({ payload }) => {
-    o.logger.error('consumer crashed', { error: payload.error, restart: payload.restart });
-    o.events.emit('group.crash', { groupId: o.groupId, error: payload.error, restart: payload.restart });
+    crashed = true;
+    o.events.emit('group.crash', { groupId: o.groupId, error: payload.error });
+    o.onCrash(payload.error);
   });
 
   const eachBatch = async (p: EachBatchPayload): Promise<void> => {
@@ -128,7 +142,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           return { ok: false, reason: 'refused', error: e as Error };
         }
       },
-      isActive: () => !state.rebalance && state.generation === generation && p.isRunning() && !p.isStale(),
+      isActive: () => !crashed && !state.rebalance && state.generation === generation && p.isRunning() && !p.isStale(),
       pauseFor: (ms) => {
         const resume = p.pause();
         const timer = setTimeout(() => {
@@ -138,7 +152,14 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
         resumeTimers.add(timer);
       },
     };
-    await o.onBatch(batch);
+    const work = o.onBatch(batch);
+    inFlight.add(work);
+    try {
+      await work;
+    } finally {
+      inFlight.delete(work);
+    }
+    o.onProgress?.();
     // Hand the rebalance back to kafkajs only now, after in-flight work was committed.
     if (state.rebalance) throw state.rebalance;
   };
@@ -158,6 +179,8 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       for (const t of resumeTimers) clearTimeout(t);
       resumeTimers.clear();
       await consumer.disconnect();
+      // After a crash kafkajs has already left; a batch it had handed over may still be running.
+      await Promise.allSettled([...inFlight]);
     },
   };
 }

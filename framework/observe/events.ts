@@ -11,7 +11,14 @@ export interface SluiceEvents {
   'group.rebalance_detected': { groupId: string; memberId: string; where: string; reason: string };
   /** This member rejoined after a rebalance it had detected. */
   'group.rebalanced': { groupId: string; memberId: string; durationMs: number; assignment: Record<string, number[]> };
-  'group.crash': { groupId: string; error: Error; restart: boolean };
+  /** kafkajs's consumer stopped (it never restarts itself here: the trigger's supervisor does). */
+  'group.crash': { groupId: string; error: Error };
+  /** A trigger's consumer stopped; a new member starts after `restartInMs`. */
+  'trigger.consumer_stopped': { functionName: string; groupId: string; topic: string; error: string; consecutive: number; restartInMs: number };
+  /** A new member of a trigger whose consumer had stopped is running. */
+  'trigger.consumer_restarted': { functionName: string; groupId: string; topic: string; restarts: number };
+  /** A trigger stopped more times in a row than maxConsumerRestarts allows: the poller exits. */
+  'trigger.failed': { functionName: string; groupId: string; topic: string; error: string; restarts: number };
   'poller.batch_received': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; lag: number };
   'poller.chunk_start': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number };
   'poller.chunk_end': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number; ok: boolean; durationMs: number; error?: string };

@@ -31,7 +31,13 @@ export async function start(c: HookContext): Promise<void> {
       failed.abort();
       throw e;
     });
-    await stopped;
+    // Ctrl-C, or a trigger that stopped for good (then the command fails, naming it).
+    const fatal = await Promise.race([stopped.then(() => undefined), run.fatal]);
+    if (fatal) {
+      failed.abort();
+      await run.stop();
+      throw fatal;
+    }
     logger.info('stopped');
   });
 }

@@ -5,6 +5,7 @@
  * commits only what succeeded, was filtered out, or reached the on-failure destination.
  */
 import type { TriggerSpec } from '../config/types.ts';
+import type { SluiceError } from '../errors.ts';
 import { MAX_PAYLOAD_BYTES } from '../chunking/chunker.ts';
 import { envelopeBytes } from '../event/event-size.ts';
 import { partitionKey } from '../event/record.ts';
@@ -13,12 +14,13 @@ import { compileFilters } from '../filter/compile.ts';
 import type { Invoker } from '../invoke/types.ts';
 import { createKafkaClient } from '../kafka/client.ts';
 import type { KafkaSecurity } from '../kafka/security.ts';
-import { createGroupMember, type GroupMember, type PartitionBatch } from '../kafka/group-member.ts';
+import { createGroupMember, type PartitionBatch } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import { BatchProcessor } from './batch-processor.ts';
 import { ChunkInvoker } from './chunk-invoker.ts';
 import { Delivery } from './delivery.ts';
+import { Supervisor } from './supervisor.ts';
 import { groupTuning, type GroupTuning } from './tuning.ts';
 import { planWork } from './work-plan.ts';
 
@@ -33,6 +35,8 @@ export interface PollerOptions {
   tuning?: Partial<GroupTuning>;
   /** Lambda's request payload limit, by default 6 MB. */
   maxPayloadBytes?: number;
+  /** The trigger's consumer stopped more times in a row than maxConsumerRestarts: the process should exit. */
+  onGiveUp(error: SluiceError): void;
 }
 
 export interface Poller {
@@ -71,12 +75,14 @@ export function createPoller(o: PollerOptions): Poller {
     await processor.process(batch, work, last + 1);
   };
 
-  let member: GroupMember | undefined;
-  return {
+  const kafka = createKafkaClient({ brokers: o.brokers, clientId: `sluice-${trigger.functionName}`, logger, ...o.security });
+  const supervisor = new Supervisor({
     trigger,
-    async start() {
-      const kafka = createKafkaClient({ brokers: o.brokers, clientId: `sluice-${trigger.functionName}`, logger, ...o.security });
-      member = createGroupMember({
+    events,
+    logger,
+    onGiveUp: o.onGiveUp,
+    createMember: (hooks) =>
+      createGroupMember({
         kafka,
         groupId: trigger.consumerGroupId,
         topic: trigger.topic,
@@ -91,11 +97,14 @@ export function createPoller(o: PollerOptions): Poller {
         logger,
         events,
         onBatch,
-      });
-      await member.start();
-    },
+        ...hooks,
+      }),
+  });
+  return {
+    trigger,
+    start: () => supervisor.start(),
     async stop() {
-      await member?.stop();
+      await supervisor.stop();
       await destination?.close();
     },
   };

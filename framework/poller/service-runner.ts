@@ -2,15 +2,19 @@
  * Runs every enabled trigger of a service: checks the cluster is reachable (bounded retries),
  * makes sure the topics exist, prepares the handlers (so a bad handler fails before anything
  * is consumed), then starts one poller per trigger. Stopping lets in-flight work finish.
+ * With `http`, the health server (/healthz, /readyz) runs from before the first join to the stop.
+ * A trigger that stops consuming for good resolves `fatal`: the caller stops and exits non-zero.
  */
 import { duplicateGroupIds } from '../config/group-ids.ts';
 import type { TriggerSpec } from '../config/types.ts';
 import { ConfigError, SluiceError } from '../errors.ts';
 import type { Invoker } from '../invoke/types.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
-import { createKafkaClient } from '../kafka/client.ts';
+import { createKafkaClient, type ClientOptions } from '../kafka/client.ts';
 import { resolveTriggerSecurity, type SecretSource } from '../kafka/security.ts';
 import type { Instrumentation } from '../observe/events.ts';
+import { HealthTracker } from '../observe/health.ts';
+import { startHttpServer } from '../observe/http-server.ts';
 import type { Logger } from '../observe/logger.ts';
 import { groupByCluster } from './clusters.ts';
 import { createPoller, type Poller } from './poller.ts';
@@ -31,10 +35,16 @@ export interface ServiceRunnerOptions {
   retries?: number;
   /** Where accessConfigurations' secrets come from; default: SLUICE_SECRET_<NAME> variables, or Secrets Manager with SLUICE_SECRETS=secretsmanager. */
   secrets?: SecretSource;
+  /** Serve /healthz and /readyz here (observe/http-server.ts); none without it. */
+  http?: { host: string; port: number; explicit: boolean };
 }
 
 export interface RunningService {
   pollers: Poller[];
+  /** The health server's base URL, with `http`. */
+  httpUrl?: string;
+  /** Resolves (never rejects) with the first trigger that stopped for good. */
+  fatal: Promise<SluiceError>;
   stop(): Promise<void>;
 }
 
@@ -53,40 +63,70 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
 
   // Secrets are read once, before anything connects: a missing one fails the start with its name.
   const security = await resolveTriggerSecurity(triggers, o.secrets);
-  for (const { brokers, triggers: clusterTriggers } of groupByCluster(triggers, brokersOf)) {
-    const admin = await ClusterAdmin.connect(createKafkaClient({ brokers, logger: o.logger, retries: o.retries ?? 5, ...security.get(clusterTriggers[0]!) }), brokers);
-    try {
-      checkSessionTimeouts(clusterTriggers, await admin.sessionTimeoutBounds(), brokers);
-      const create = brokers.join(',') === o.defaultBrokers?.join(',') ? o.createTopics : undefined;
-      await prepareTopics(admin, clusterTriggers, create, o.logger);
-      for (const t of clusterTriggers) await applyStartingPosition(admin, t, o.logger.child(t.functionName));
-    } finally {
-      await admin.disconnect();
-    }
-  }
 
-  await o.invoker.prepare();
+  // Health is served from before the first connection: /readyz answers 503 until every trigger joined.
+  const health = new HealthTracker(triggers, o.events);
+  const http = o.http && (await startHttpServer({
+    ...o.http,
+    health,
+    onFallback: (taken, used) => o.logger.warn(`port ${taken} is taken (another poller?); serving health on ${used} instead`, { hint: 'set SLUICE_HTTP_PORT or custom.sluice.http.port to choose one' }),
+  }).catch((e: unknown) => {
+    health.close();
+    throw e;
+  }));
+  const closeHttp = async () => {
+    health.close();
+    await http?.close();
+  };
+  let giveUp: (e: SluiceError) => void = () => undefined;
+  const fatal = new Promise<SluiceError>((resolve) => (giveUp = resolve));
 
-  const pollers = triggers.map((trigger) =>
-    createPoller({ trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker: o.invoker, logger: o.logger, events: o.events, ...(o.tuning ? { tuning: o.tuning } : {}) }),
-  );
+  const pollers: Poller[] = [];
   const started: Poller[] = [];
   try {
+    for (const { brokers, triggers: clusterTriggers } of groupByCluster(triggers, brokersOf)) {
+      const create = brokers.join(',') === o.defaultBrokers?.join(',') ? o.createTopics : undefined;
+      await prepareCluster({ brokers, logger: o.logger, retries: o.retries ?? 5, ...security.get(clusterTriggers[0]!) }, clusterTriggers, create);
+    }
+    await o.invoker.prepare();
+    for (const trigger of triggers) {
+      pollers.push(createPoller({
+        trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker: o.invoker, logger: o.logger, events: o.events, onGiveUp: giveUp,
+        ...(o.tuning ? { tuning: o.tuning } : {}),
+      }));
+    }
     for (const p of pollers) {
       await p.start();
       started.push(p);
     }
   } catch (e) {
     await Promise.allSettled(started.map((p) => p.stop()));
+    await closeHttp();
     throw e;
   }
   return {
     pollers,
+    ...(http ? { httpUrl: http.url } : {}),
+    fatal,
     stop: async () => {
       const results = await Promise.allSettled(pollers.map((p) => p.stop()));
       for (const r of results) if (r.status === 'rejected') o.logger.error('poller did not stop cleanly', { error: r.reason });
+      await closeHttp();
     },
   };
+}
+
+/** Reachable, session timeouts the brokers accept, topics there (or created), starting positions applied. */
+async function prepareCluster(client: ClientOptions, triggers: TriggerSpec[], create: { partitions: number } | undefined): Promise<void> {
+  const { brokers, logger } = client;
+  const admin = await ClusterAdmin.connect(createKafkaClient(client), brokers);
+  try {
+    checkSessionTimeouts(triggers, await admin.sessionTimeoutBounds(), brokers);
+    await prepareTopics(admin, triggers, create, logger);
+    for (const t of triggers) await applyStartingPosition(admin, t, logger.child(t.functionName));
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 /** The broker refuses a JoinGroup whose session timeout is outside its bounds; say so at start instead. */

@@ -112,6 +112,17 @@ describe('pollerTemplate', () => {
     expect(env(build(), 'AWS_REGION')).toEqual({ Ref: 'AWS::Region' });
   });
 
+  it('health-checks the container on /healthz of the health server port it sets', () => {
+    const check = (service: typeof SHOP) => (props(build(service), IDS.taskDefinition).ContainerDefinitions as Array<Record<string, { Command: string[] }>>)[0]!.HealthCheck!;
+    expect(env(build(), 'SLUICE_HTTP_PORT')).toBe('9464');
+    expect(check(SHOP)).toMatchObject({ Interval: 15, Timeout: 5, Retries: 3, StartPeriod: 60 });
+    expect(check(SHOP).Command.join(' ')).toMatch(/^CMD node -e fetch\('http:\/\/127\.0\.0\.1:9464\/healthz'\)/);
+    const custom = { ...SHOP, http: { port: 8088 } };
+    expect(env(build(custom), 'SLUICE_HTTP_PORT')).toBe('8088');
+    expect(check(custom).Command.join(' ')).toContain('127.0.0.1:8088/healthz');
+    expect(() => build({ ...SHOP, http: { port: 0 } })).toThrow('custom.sluice.http.port: 0 (any free port) cannot be health-checked in the container');
+  });
+
   it('runs in an existing cluster when one is named, and sizes, counts and networking come from the settings', () => {
     const f = build(SHOP, settings({ cluster: 'shared', cpu: 1024, memory: 2048, architecture: 'arm64', desiredCount: 3, subnets: ['subnet-0a1b2c3d', 'subnet-0123456789abcdef0'], securityGroups: ['sg-0e3f4a5b'], assignPublicIp: true, logRetentionInDays: 90 }));
     expect(f.Resources[IDS.cluster]).toBeUndefined();

@@ -4,7 +4,9 @@
  * (./package-hook.ts) only merges what this returns into the compiled template. Sluice creates
  * no AWS::Lambda::EventSourceMapping: the poller, not Lambda, reads Kafka.
  */
+import { DEFAULT_HTTP_PORT, HTTP_PORT_ENV } from '../../config/http.ts';
 import type { Destination, ServiceSpec } from '../../config/types.ts';
+import { ConfigError } from '../../errors.ts';
 import { containerConfig, serializeContainerConfig, TRIGGERS_ENV } from './container-config.ts';
 import { executionRole, taskRole, type Cfn } from './iam.ts';
 import type { DeploySettings } from './settings.ts';
@@ -63,6 +65,8 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
   const destinations = triggers.flatMap((t): Destination[] => (t.failure.onFailure ? [t.failure.onFailure] : []));
   const stopTimeout = Math.min(MAX_STOP_TIMEOUT_S, Math.max(30, Math.ceil(Math.max(...triggers.map((t) => t.timeoutMs)) / 1000) + 10));
   const name = `${service.service}-${service.stage}`;
+  const httpPort = service.http?.port ?? DEFAULT_HTTP_PORT;
+  if (httpPort === 0) throw new ConfigError('custom.sluice.http.port: 0 (any free port) cannot be health-checked in the container; set a fixed port, e.g. 9464, or leave it out.');
   const cluster = s.cluster ?? { Ref: IDS.cluster };
 
   const resources: Record<string, Cfn> = {
@@ -98,7 +102,17 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
               // Kafka credentials (accessConfigurations) from Secrets Manager, through the task role.
               { Name: 'SLUICE_SECRETS', Value: 'secretsmanager' },
               { Name: TRIGGERS_ENV, Value: serializeContainerConfig(config) },
+              { Name: HTTP_PORT_ENV, Value: String(httpPort) },
             ],
+            // /healthz is 503 while a trigger's consumer is down or the event loop stalls; ECS
+            // replaces a task that stays unhealthy. The image has node, not curl.
+            HealthCheck: {
+              Command: ['CMD', 'node', '-e', `fetch('http://127.0.0.1:${httpPort}/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))`],
+              Interval: 15,
+              Timeout: 5,
+              Retries: 3,
+              StartPeriod: 60,
+            },
             LogConfiguration: {
               LogDriver: 'awslogs',
               Options: { 'awslogs-group': { Ref: IDS.logGroup }, 'awslogs-region': { Ref: 'AWS::Region' }, 'awslogs-stream-prefix': 'sluice' },

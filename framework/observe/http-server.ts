@@ -1,0 +1,97 @@
+/**
+ * The poller's one small HTTP server: `GET /healthz` (200 while every trigger has a running
+ * consumer and the event loop is responsive, else 503 naming what fails) and `GET /readyz`
+ * (200 once every trigger joined its group and holds its assignment). ECS's container health
+ * check and a terminal user's curl read the same JSON. /metrics will live here too.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SluiceError } from '../errors.ts';
+import { monitorEventLoop } from './event-loop.ts';
+import type { HealthTracker } from './health.ts';
+
+/** A loop stalled longer than this (ms) is not responsive: heartbeats would be late too. */
+export const LOOP_STALL_MS = 2_000;
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  /** The user chose this port: if it is taken, fail. Otherwise fall back to any free port. */
+  explicit: boolean;
+  health: HealthTracker;
+  /** Called when the default port was taken and another was used. */
+  onFallback?(taken: number, used: number): void;
+}
+
+export interface HttpServer {
+  /** `http://<host>:<port>`, with the port actually bound. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer> {
+  const loop = monitorEventLoop();
+  const server = createServer((req, res) => respond(req, res, o.health, loop.maxDelayMs()));
+  server.keepAliveTimeout = 1_000;
+  try {
+    await listen(server, o.host, o.port).catch(async (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EADDRINUSE') throw e;
+      if (o.explicit) {
+        throw new SluiceError('HTTP_PORT_TAKEN', `Port ${o.port} on ${o.host} is taken (another poller?): set SLUICE_HTTP_PORT or custom.sluice.http.port to a free port, or 0 for any free one.`, { cause: e });
+      }
+      await listen(server, o.host, 0);
+      o.onFallback?.(o.port, (server.address() as AddressInfo).port);
+    });
+  } catch (e) {
+    loop.stop();
+    throw e;
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        loop.stop();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function listen(server: ReturnType<typeof createServer>, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error) => reject(e);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+function respond(req: IncomingMessage, res: ServerResponse, health: HealthTracker, loopDelayMs: number): void {
+  const path = (req.url ?? '/').split('?')[0];
+  const send = (status: number, body: object) => {
+    const text = JSON.stringify(body, null, 2) + '\n';
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  };
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, { error: `${req.method} is not supported; use GET.` });
+  const eventLoop = { maxDelayMs: Math.round(loopDelayMs), limitMs: LOOP_STALL_MS, responsive: loopDelayMs <= LOOP_STALL_MS };
+  if (path === '/healthz') {
+    const failing = health.failing();
+    const ok = failing.length === 0 && eventLoop.responsive;
+    const reasons = [
+      ...failing.map((t) => `${t.function} ← ${t.topic} (group ${t.group}): ${t.state === 'failed' ? 'given up' : 'consumer stopped, restarting'}${t.lastError ? `: ${t.lastError}` : ''}`),
+      ...(eventLoop.responsive ? [] : [`event loop stalled for ${eventLoop.maxDelayMs} ms (limit ${LOOP_STALL_MS} ms)`]),
+    ];
+    return send(ok ? 200 : 503, { status: ok ? 'ok' : 'failing', ...(ok ? {} : { reasons }), eventLoop, triggers: health.triggers() });
+  }
+  if (path === '/readyz') {
+    const waiting = health.notReady();
+    const ok = waiting.length === 0;
+    return send(ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', ...(ok ? {} : { waitingFor: waiting.map((t) => `${t.function} ← ${t.topic} (group ${t.group}): ${t.state}`) }), triggers: health.triggers() });
+  }
+  send(404, { error: `no ${path} here; try /healthz or /readyz.` });
+}

@@ -1,0 +1,116 @@
+/**
+ * The supervisor's counting and ordering, with stand-in members (what a real consumer does on
+ * a crash is proven against a real broker in tests/integration/health.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import type { SluiceError } from '../errors.ts';
+import type { GroupMember } from '../kafka/group-member.ts';
+import { Instrumentation } from '../observe/events.ts';
+import { createLogger } from '../observe/logger.ts';
+import { Supervisor, type MemberHooks } from './supervisor.ts';
+
+const trigger = { functionName: 'orders', consumerGroupId: 'g', topic: 'orders', path: 'functions.orders.events[0].sluice', maxConsumerRestarts: 2, sessionTimeoutMs: 10_000 };
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+function harness(o: { maxConsumerRestarts?: number; failStart?: (n: number) => boolean } = {}) {
+  const log: string[] = [];
+  const hooks: MemberHooks[] = [];
+  const giveUps: SluiceError[] = [];
+  const supervisor = new Supervisor({
+    trigger: { ...trigger, maxConsumerRestarts: o.maxConsumerRestarts ?? trigger.maxConsumerRestarts },
+    events: new Instrumentation(),
+    logger: createLogger('test', { write: () => undefined }),
+    backoff: { baseMs: 10, capMs: 10 },
+    onGiveUp: (e) => giveUps.push(e),
+    createMember: (h): GroupMember => {
+      const n = hooks.push(h);
+      log.push(`create ${n}`);
+      return {
+        start: async () => {
+          log.push(`start ${n}`);
+          if (o.failStart?.(n)) throw new Error(`member ${n} could not connect`);
+        },
+        stop: async () => {
+          await tick(5);
+          log.push(`stop ${n}`);
+        },
+      };
+    },
+  });
+  return { supervisor, log, hooks, giveUps, crash: (n: number, message = 'boom') => hooks[n - 1]!.onCrash(new Error(message)) };
+}
+
+describe('Supervisor', () => {
+  it('replaces a crashed member with a fresh one, after the old one stopped', async () => {
+    const h = harness();
+    await h.supervisor.start();
+    h.crash(1);
+    await tick(60);
+    expect(h.log).toEqual(['create 1', 'start 1', 'stop 1', 'create 2', 'start 2']);
+    await h.supervisor.stop();
+    expect(h.log.at(-1)).toBe('stop 2');
+  });
+
+  it('gives up once after maxConsumerRestarts stops in a row, naming the trigger and the last cause', async () => {
+    const h = harness({ maxConsumerRestarts: 2 });
+    await h.supervisor.start();
+    for (const n of [1, 2, 3]) {
+      h.crash(n, `cause ${n}`);
+      await tick(60);
+    }
+    expect(h.hooks).toHaveLength(3);
+    expect(h.giveUps).toHaveLength(1);
+    expect(h.giveUps[0]!.code).toBe('TRIGGER_FAILED');
+    expect(h.giveUps[0]!.message).toBe(
+      'functions.orders.events[0].sluice (orders ← orders, group g): the consumer stopped and 2 restarts in a row did not help. Last cause: cause 3. ' +
+        'Fix the cause and start again (maxConsumerRestarts sets how many restarts are tried).',
+    );
+    h.crash(3, 'again');
+    await tick(60);
+    expect(h.giveUps).toHaveLength(1);
+    await h.supervisor.stop();
+  });
+
+  it('a member that made progress resets the count', async () => {
+    const h = harness({ maxConsumerRestarts: 1 });
+    await h.supervisor.start();
+    h.crash(1);
+    await tick(60);
+    h.hooks[1]!.onProgress();
+    h.crash(2);
+    await tick(60);
+    expect(h.giveUps).toEqual([]);
+    expect(h.hooks).toHaveLength(3);
+    await h.supervisor.stop();
+  });
+
+  it('counts a new member that cannot start as another stop; ignores a second crash report of one member', async () => {
+    const h = harness({ maxConsumerRestarts: 1, failStart: (n) => n === 2 });
+    await h.supervisor.start();
+    h.crash(1);
+    h.crash(1);
+    await tick(80);
+    expect(h.giveUps.map((e) => e.message)).toEqual([expect.stringContaining('Last cause: member 2 could not connect.')]);
+    expect(h.hooks).toHaveLength(2);
+    await h.supervisor.stop();
+  });
+
+  it('maxConsumerRestarts 0 gives up at the first stop', async () => {
+    const h = harness({ maxConsumerRestarts: 0 });
+    await h.supervisor.start();
+    h.crash(1);
+    await tick(30);
+    expect(h.giveUps[0]!.message).toContain('the consumer stopped and maxConsumerRestarts is 0.');
+    expect(h.hooks).toHaveLength(1);
+  });
+
+  it('a stop during the backoff starts no new member', async () => {
+    const h = harness();
+    await h.supervisor.start();
+    h.crash(1);
+    await h.supervisor.stop();
+    await tick(60);
+    expect(h.hooks).toHaveLength(1);
+    expect(h.log).toEqual(['create 1', 'start 1', 'stop 1', 'stop 1']);
+  });
+});
