@@ -3,10 +3,14 @@
  * the poller needs: per-partition batches it can heartbeat from, commit exactly, and pause.
  * Offsets are never auto-committed; the poller commits after an invocation succeeded.
  *
- * Rebalance safety lives here. The first heartbeat that learns of a rebalance marks the whole
- * member as rebalancing: no batch starts another chunk, in-flight ones finish and commit (the
+ * Rebalance safety lives here. The poller heartbeats before every chunk (kafkajs sends one only
+ * when due) and every heartbeatIntervalMs while a chunk runs, so a rebalance is learned within
+ * one interval. The first heartbeat or commit that learns of it marks the whole member as
+ * rebalancing: no batch starts another chunk, in-flight ones finish and commit (the
  * coordinator still accepts the current generation's commits while it waits for this member),
- * and only then is the rebalance handed back to kafkajs, which rejoins. A commit for a
+ * and only then is the rebalance handed back to kafkajs, which rejoins. Heartbeats go on
+ * meanwhile: the coordinator counts them against the session even while it answers
+ * REBALANCE_IN_PROGRESS, so a chunk longer than the session does not get the member expired. A commit for a
  * partition this member no longer owns is never sent (kafkajs does not check; nor does Kafka).
  *
  * kafkajs is told never to restart a crashed consumer itself (it would rejoin inside the same
@@ -31,7 +35,10 @@ export interface PartitionBatch {
   readonly highWatermark: number;
   /** When the fetch that returned these records completed (epoch ms): the poll-interval budget starts here. */
   readonly fetchedAt: number;
-  /** Keeps the session alive; a rebalance it learns of makes isActive() false instead of throwing. */
+  /**
+   * Keeps the session alive (sent when due: at most one a heartbeatIntervalMs, also while a
+   * rebalance waits for this member); a rebalance it learns of makes isActive() false instead of throwing.
+   */
   heartbeat(): Promise<void>;
   /** Commits `nextOffset` for this partition, if the member still owns it and the coordinator accepts. */
   commit(nextOffset: number): Promise<CommitResult>;
@@ -87,6 +94,9 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   const resumeTimers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
   let crashed = false;
+  // kafkajs throttles heartbeats only after a success; this bounds the attempts while a
+  // rebalance answers every one with an error (one per interval for the member, not per chunk).
+  let lastHeartbeatAttempt = 0;
   let lastFetchAt = Date.now();
 
   consumer.on(consumer.events.FETCH, () => {
@@ -102,7 +112,10 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       durationMs: payload.duration,
     });
   });
+  consumer.on(consumer.events.HEARTBEAT, () => o.events.emit('poller.heartbeat', { groupId: o.groupId, ok: true }));
   consumer.on(consumer.events.REBALANCING, ({ payload }) => {
+    // kafkajs's own heartbeat (after a batch, or on an empty fetch) learned it first.
+    state.rebalancing(new Error('kafkajs is rejoining the group'), 'kafkajs', state.generation);
     o.events.emit('group.rebalancing', { groupId: o.groupId, memberId: payload.memberId });
   });
   consumer.on(consumer.events.CRASH, ({ payload }) => {
@@ -121,14 +134,15 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       highWatermark: Number(p.batch.highWatermark),
       fetchedAt: lastFetchAt,
       heartbeat: async () => {
-        if (state.rebalance) return;
+        if (crashed) return;
+        if (state.rebalance && Date.now() - lastHeartbeatAttempt < o.heartbeatIntervalMs) return;
+        lastHeartbeatAttempt = Date.now();
         try {
-          await p.heartbeat();
-          o.events.emit('poller.heartbeat', { groupId: o.groupId, ok: true });
+          await p.heartbeat(); // sent only when due; HEARTBEAT below counts what was sent
         } catch (e) {
           o.events.emit('poller.heartbeat', { groupId: o.groupId, ok: false });
           if (!isRebalance(e)) throw e;
-          state.rebalancing(e as Error, `heartbeat during ${topic}-${partition}`);
+          state.rebalancing(e as Error, `heartbeat during ${topic}-${partition}`, generation);
         }
       },
       commit: async (nextOffset) => {
@@ -138,7 +152,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           await p.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(nextOffset) }] }] });
           return { ok: true };
         } catch (e) {
-          if (isRebalance(e)) state.rebalancing(e as Error, `commit of ${topic}-${partition}`);
+          if (isRebalance(e)) state.rebalancing(e as Error, `commit of ${topic}-${partition}`, generation);
           return { ok: false, reason: 'refused', error: e as Error };
         }
       },

@@ -1,6 +1,8 @@
 /**
  * What this member knows of its group: the generation it joined (counted by joins), the
- * partitions it owns in it, and whether a rebalance has begun since.
+ * partitions it owns in it, and whether a rebalance has begun since. A rebalance is always
+ * of one generation: a late error from a batch of an older one (its heartbeat or commit
+ * answered after this member had rejoined) says nothing about the current generation.
  */
 import type { Instrumentation } from '../observe/events.ts';
 
@@ -24,8 +26,9 @@ export class GroupState {
     this.rebalance = undefined;
   }
 
-  rebalancing(cause: Error, where: string): void {
-    if (this.rebalance) return;
+  /** `generation`: the one the error was learned in (a batch's); an older one's is ignored. */
+  rebalancing(cause: Error, where: string, generation: number): void {
+    if (this.rebalance || generation !== this.generation) return;
     this.rebalance = cause;
     this.rebalanceSince = Date.now();
     this.events.emit('group.rebalance_detected', { groupId: this.groupId, memberId: this.memberId, where, reason: cause.message });

@@ -3,7 +3,9 @@
  * AWS's failure policy. Within a partition, items run strictly in order; the committed offset
  * only ever passes records that succeeded, were filtered out, or reached the destination.
  * A set to retry pauses the partition for a backoff and is fetched again; a destination that
- * is down pauses it the same way, so nothing is dropped.
+ * is down pauses it the same way, so nothing is dropped. Whatever a failure shaped (a retried
+ * set and its attempts, bisected halves, a set waiting for the destination) is remembered by
+ * offsets whenever the batch is left early, so the next fetch of those records resumes it.
  */
 import type { TriggerSpec } from '../config/types.ts';
 import { chunkFitsBudget } from '../chunking/budget.ts';
@@ -16,7 +18,7 @@ import type { Logger } from '../observe/logger.ts';
 import type { ChunkInvoker } from './chunk-invoker.ts';
 import type { Delivery } from './delivery.ts';
 import { settle } from './settle.ts';
-import type { PendingSet, WorkItem } from './work-plan.ts';
+import { rememberItems, type RememberedItem, type WorkItem } from './work-plan.ts';
 
 export interface BatchProcessorOptions {
   trigger: TriggerSpec;
@@ -28,33 +30,51 @@ export interface BatchProcessorOptions {
 }
 
 export class BatchProcessor {
-  /** Per partition: the failing set to come back to. */
-  readonly pending = new Map<string, PendingSet>();
+  /** Per partition: the items a failure shaped, to resume on the next fetch of their records. */
+  readonly remembered = new Map<string, RememberedItem[]>();
 
   constructor(private readonly o: BatchProcessorOptions) {}
 
   async process(batch: PartitionBatch, work: WorkItem[], batchEnd: number): Promise<void> {
     const key = partitionKey(batch.topic, batch.partition);
     const queue = [...work];
+    try {
+      await this.run(batch, queue, batchEnd);
+    } finally {
+      // What this fetch did not reach stays as it was; what it left undone is kept as it is now.
+      const beyond = (this.remembered.get(key) ?? []).filter((m) => m.from >= batchEnd);
+      const kept = [...rememberItems(queue), ...beyond];
+      if (kept.length) this.remembered.set(key, kept);
+      else this.remembered.delete(key);
+    }
+  }
+
+  /** Leaves in `queue` exactly the items not finished, the first one as it stands. */
+  private async run(batch: PartitionBatch, queue: WorkItem[], batchEnd: number): Promise<void> {
+    const next = () => queue[0]?.records[0]!.offset ?? batchEnd;
     if (queue.length === 0) {
       await this.o.delivery.commit(batch, batchEnd); // every record was filtered out
       return;
     }
     while (queue.length > 0) {
       if (!batch.isActive()) return;
-      const item = queue.shift()!;
-      const next = queue[0]?.records[0]!.offset ?? batchEnd;
+      // Learn of a rebalance before starting more work, not only from inside a long chunk.
+      await batch.heartbeat().catch((e: unknown) => this.o.logger.warn('heartbeat failed', { partition: batch.partition, error: e }));
+      if (!batch.isActive()) return;
+      const item = queue[0]!;
       if (item.giveUp) {
-        if (!(await this.giveUp(batch, key, item, item.giveUp))) return;
-        if (!(await this.o.delivery.commit(batch, next))) return;
+        if (!(await this.giveUp(batch, item, item.records, item.giveUp))) return;
+        queue.shift();
+        if (!(await this.o.delivery.commit(batch, next()))) return;
         continue;
       }
       const expired = item.records.filter((r) => isExpired(r, this.o.trigger.failure, Date.now()));
       if (expired.length) {
-        if (!(await this.giveUp(batch, key, { ...item, records: expired }, 'RecordAgeExceeded'))) return;
+        if (!(await this.giveUp(batch, item, expired, 'RecordAgeExceeded'))) return;
         item.records = item.records.filter((r) => !expired.includes(r));
         if (item.records.length === 0) {
-          if (!(await this.o.delivery.commit(batch, next))) return;
+          queue.shift();
+          if (!(await this.o.delivery.commit(batch, next()))) return;
           continue;
         }
       }
@@ -63,27 +83,31 @@ export class BatchProcessor {
       const result = await this.o.invoker.invoke(batch, item);
       const { failedFrom, error } = settle(result, item.records, this.o.trigger.failure.reportBatchItemFailures);
       if (failedFrom === undefined) {
-        this.pending.delete(key);
-        if (!(await this.o.delivery.commit(batch, next))) return;
+        queue.shift();
+        if (!(await this.o.delivery.commit(batch, next()))) return;
         continue;
       }
-      if (failedFrom > item.records[0]!.offset && !(await this.o.delivery.commit(batch, failedFrom))) return;
       const failed = item.records.filter((r) => r.offset >= failedFrom);
       const attempts = item.attempts + 1;
+      // From here the failed records are the item, whatever happens to the commit below.
+      queue[0] = { records: failed, attempts, bytes: item.bytes, remembered: true, ...(error ? { error } : {}) };
+      if (failedFrom > item.records[0]!.offset && !(await this.o.delivery.commit(batch, failedFrom))) return;
       const decision = decideAfterFailure(this.o.trigger.failure, failed.length, attempts);
       const from = failed[0]!.offset;
       if (decision.action === 'bisect') {
         const halves = [failed.slice(0, decision.firstHalf), failed.slice(decision.firstHalf)];
         this.o.events.emit('poller.bisected', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, firstOffset: from, sizes: halves.map((h) => h.length) });
-        queue.unshift(...halves.map((records) => ({ records, attempts: 0, bytes: 0, ...(error ? { error } : {}) })));
+        queue.splice(0, 1, ...halves.map((records): WorkItem => ({ records, attempts: 0, bytes: 0, remembered: true, ...(error ? { error } : {}) })));
         continue;
       }
       if (decision.action === 'give-up') {
-        if (!(await this.giveUp(batch, key, { ...item, records: failed, attempts, ...(error ? { error } : {}) }, decision.reason))) return;
-        if (!(await this.o.delivery.commit(batch, next))) return;
+        const gave = queue[0]!;
+        gave.giveUp = decision.reason;
+        if (!(await this.giveUp(batch, gave, failed, decision.reason))) return;
+        queue.shift();
+        if (!(await this.o.delivery.commit(batch, next()))) return;
         continue;
       }
-      this.pending.set(key, { from, until: failed[failed.length - 1]!.offset, attempts, sendFailures: 0, ...(error ? { error } : {}) });
       this.o.logger.error('invocation failed; the records will be retried, the partition waits', {
         partition: batch.partition, offsets: `${from}-${failed[failed.length - 1]!.offset}`, attempt: attempts, retryInMs: decision.delayMs, error,
       });
@@ -93,18 +117,13 @@ export class BatchProcessor {
     }
   }
 
-  /** Hands records to the destination; false (partition paused, set remembered) if it is down. */
-  private async giveUp(batch: PartitionBatch, key: string, item: WorkItem, reason: FailureReason): Promise<boolean> {
-    const sent = await this.o.delivery.sendToDestination(item.records, reason, item.attempts, item.error ?? (reason === 'PayloadTooLarge' ? `the event would be ${item.bytes} bytes` : undefined));
-    if (sent) {
-      this.pending.delete(key);
-      return true;
-    }
-    const before = this.pending.get(key);
-    const sendFailures = (before?.from === item.records[0]!.offset ? before.sendFailures : 0) + 1;
-    const records: KafkaRecord[] = item.records;
-    this.pending.set(key, { from: records[0]!.offset, until: records[records.length - 1]!.offset, attempts: item.attempts, giveUp: reason, sendFailures, ...(item.error ? { error: item.error } : {}) });
-    batch.pauseFor(retryDelayMs(sendFailures));
+  /** Hands `records` of `item` to the destination; false (partition paused, item remembered with one more failed send) if it is down. */
+  private async giveUp(batch: PartitionBatch, item: WorkItem, records: KafkaRecord[], reason: FailureReason): Promise<boolean> {
+    const sent = await this.o.delivery.sendToDestination(records, reason, item.attempts, item.error ?? (reason === 'PayloadTooLarge' ? `the event would be ${item.bytes} bytes` : undefined));
+    if (sent) return true;
+    item.sendFailures = (item.sendFailures ?? 0) + 1;
+    item.remembered = true;
+    batch.pauseFor(retryDelayMs(item.sendFailures));
     return false;
   }
 

@@ -1,7 +1,11 @@
 /**
  * Pure: turns one partition's fetched records into the queue of work the poller goes
- * through: records that match no filter pattern are left out (they are committed over),
- * a set being retried comes first exactly as it failed, the rest is cut by planChunks.
+ * through. Records that match no filter pattern are left out (they are committed over);
+ * records a failure already shaped (a set being retried, a bisected half, a set waiting for
+ * the destination) come back exactly as they were left, with their attempts; the rest is cut
+ * by planChunks. What was left is kept by offsets, not by where a fetch starts, so it survives
+ * any refetch of the same records: one after a backoff, after the poll budget ran out, or one
+ * that starts earlier because a filtered prefix was not committed yet.
  */
 import { planChunks, type ChunkLimits } from '../chunking/chunker.ts';
 import type { KafkaRecord } from '../event/record.ts';
@@ -16,32 +20,76 @@ export interface WorkItem {
   /** Event bytes of the chunk (or of the record alone, for PayloadTooLarge). */
   bytes: number;
   error?: string;
+  /** Failed sends of these records to the destination in a row. */
+  sendFailures?: number;
+  /** Shaped by a failure: its boundaries, attempts and sends must survive a refetch. */
+  remembered?: true;
 }
 
-/** A failing set the poller comes back to after a backoff (the partition is fetched again from `from`). */
-export interface PendingSet {
+/** A work item as kept between fetches: its offsets (inclusive), not its records. */
+export interface RememberedItem {
   from: number;
   until: number;
   attempts: number;
+  bytes: number;
   giveUp?: FailureReason;
   error?: string;
-  /** Failed sends to the destination in a row. */
   sendFailures: number;
 }
 
-export function planWork(records: readonly KafkaRecord[], matches: (r: KafkaRecord) => boolean, limits: ChunkLimits, pending: PendingSet | undefined): WorkItem[] {
-  const wanted = records.filter(matches);
+/** The items of a queue to keep for the next fetch, in offset order. */
+export function rememberItems(queue: readonly WorkItem[]): RememberedItem[] {
+  return queue
+    .filter((w) => w.remembered && w.records.length > 0)
+    .map((w) => ({
+      from: w.records[0]!.offset,
+      until: w.records[w.records.length - 1]!.offset,
+      attempts: w.attempts,
+      bytes: w.bytes,
+      sendFailures: w.sendFailures ?? 0,
+      ...(w.giveUp ? { giveUp: w.giveUp } : {}),
+      ...(w.error ? { error: w.error } : {}),
+    }));
+}
+
+export function planWork(records: readonly KafkaRecord[], matches: (r: KafkaRecord) => boolean, limits: ChunkLimits, remembered: readonly RememberedItem[] = []): WorkItem[] {
   const work: WorkItem[] = [];
-  let rest = wanted;
-  if (pending && records[0]?.offset === pending.from) {
-    const again = wanted.filter((r) => r.offset <= pending.until);
-    rest = wanted.filter((r) => r.offset > pending.until);
-    if (again.length) {
-      work.push({ records: again, attempts: pending.attempts, bytes: 0, ...(pending.giveUp ? { giveUp: pending.giveUp } : {}), ...(pending.error ? { error: pending.error } : {}) });
+  let fresh: KafkaRecord[] = [];
+  let open: { item: RememberedItem; records: KafkaRecord[] } | undefined;
+  const flushFresh = () => {
+    for (const step of planChunks(fresh, limits)) {
+      work.push(step.kind === 'chunk' ? { records: step.records, attempts: 0, bytes: step.bytes } : { records: [step.record], attempts: 0, bytes: step.bytes, giveUp: 'PayloadTooLarge' });
+    }
+    fresh = [];
+  };
+  const closeOpen = () => {
+    if (!open) return;
+    const { item: m, records: rs } = open;
+    work.push({
+      records: rs, attempts: m.attempts, bytes: m.bytes, remembered: true, sendFailures: m.sendFailures,
+      ...(m.giveUp ? { giveUp: m.giveUp } : {}), ...(m.error ? { error: m.error } : {}),
+    });
+    open = undefined;
+  };
+
+  let i = 0;
+  for (const r of records) {
+    if (!matches(r)) continue;
+    while (i < remembered.length && remembered[i]!.until < r.offset) i++;
+    const m = remembered[i];
+    if (m && r.offset >= m.from) {
+      flushFresh();
+      if (open?.item !== m) {
+        closeOpen();
+        open = { item: m, records: [] };
+      }
+      open.records.push(r);
+    } else {
+      closeOpen();
+      fresh.push(r);
     }
   }
-  for (const step of planChunks(rest, limits)) {
-    work.push(step.kind === 'chunk' ? { records: step.records, attempts: 0, bytes: step.bytes } : { records: [step.record], attempts: 0, bytes: step.bytes, giveUp: 'PayloadTooLarge' });
-  }
+  closeOpen();
+  flushFresh();
   return work;
 }

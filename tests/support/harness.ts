@@ -31,7 +31,7 @@ export interface Harness {
   /** awsRequestIds of invocations that returned. */
   completed(): string[];
   /** This member's joins, from the first: when, and its assignment (topic -> partitions). */
-  joins: Array<{ at: number; assignment: Record<string, number[]> }>;
+  joins: Array<{ at: number; memberId: string; assignment: Record<string, number[]> }>;
   stop(): Promise<void>;
 }
 
@@ -74,7 +74,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Harness> {
   const trigger = recorderTrigger(o, recordFile);
   const events = new Instrumentation();
   const joins: Harness['joins'] = [];
-  events.on('group.join', (e) => joins.push({ at: Date.now(), assignment: e.assignment }));
+  events.on('group.join', (e) => joins.push({ at: Date.now(), memberId: e.memberId, assignment: e.assignment }));
   const invoker = createLocalInvoker({
     rootDir: FIXTURES, service: 'sluice-tests', stage: 'test', region: 'us-east-1', logger: testLogger, output: () => undefined,
     functions: [trigger],

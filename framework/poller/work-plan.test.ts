@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { KafkaRecord } from '../event/record.ts';
+import { planWork, rememberItems, type RememberedItem, type WorkItem } from './work-plan.ts';
+
+const record = (offset: number, value = 'v'): KafkaRecord => ({
+  topic: 't', partition: 0, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from(value), headers: [],
+});
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => record(from + i, (from + i) % 3 === 0 ? 'skip' : 'v'));
+const limits = { batchSize: 4, maxPayloadBytes: 6 * 1024 * 1024, envelopeBytes: 100 };
+const all = () => true;
+const notSkipped = (r: KafkaRecord) => r.value?.toString() !== 'skip';
+const offsetsOf = (work: WorkItem[]) => work.map((w) => w.records.map((r) => r.offset));
+
+describe('planWork', () => {
+  it('cuts fresh records into chunks and leaves out what no filter matches', () => {
+    expect(offsetsOf(planWork(range(0, 9), all, limits))).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]);
+    expect(offsetsOf(planWork(range(0, 9), notSkipped, limits))).toEqual([[1, 2, 4, 5], [7, 8]]);
+  });
+
+  it('brings a remembered set back with its attempts, also when the refetch starts earlier (a filtered prefix not yet committed)', () => {
+    const failing: RememberedItem = { from: 4, until: 5, attempts: 2, bytes: 0, sendFailures: 0, error: 'boom' };
+    for (const start of [0, 1, 3, 4]) {
+      const work = planWork(range(start, 9), notSkipped, limits, [failing]);
+      const again = work.find((w) => w.records[0]!.offset === 4)!;
+      expect(again).toMatchObject({ attempts: 2, remembered: true, error: 'boom' });
+      expect(again.records.map((r) => r.offset)).toEqual([4, 5]);
+    }
+    expect(offsetsOf(planWork(range(1, 9), notSkipped, limits, [failing]))).toEqual([[1, 2], [4, 5], [7, 8]]);
+  });
+
+  it('keeps bisected halves apart and a give-up waiting for the destination as it was', () => {
+    const halves: RememberedItem[] = [
+      { from: 0, until: 1, attempts: 0, bytes: 0, sendFailures: 0 },
+      { from: 2, until: 3, attempts: 0, bytes: 0, sendFailures: 0 },
+      { from: 5, until: 5, attempts: 3, bytes: 0, sendFailures: 2, giveUp: 'RetryAttemptsExhausted' },
+    ];
+    const work = planWork(range(0, 9), all, limits, halves);
+    expect(offsetsOf(work)).toEqual([[0, 1], [2, 3], [4], [5], [6, 7, 8, 9]]);
+    expect(work[3]).toMatchObject({ giveUp: 'RetryAttemptsExhausted', attempts: 3, sendFailures: 2 });
+    expect(rememberItems(work)).toEqual(halves);
+  });
+
+  it('drops what lies before the fetch (committed since) and takes a part of a set the fetch only partly holds', () => {
+    const kept: RememberedItem[] = [{ from: 0, until: 2, attempts: 1, bytes: 0, sendFailures: 0 }, { from: 8, until: 12, attempts: 1, bytes: 0, sendFailures: 0 }];
+    expect(offsetsOf(planWork(range(5, 9), all, limits, kept))).toEqual([[5, 6, 7], [8, 9]]);
+  });
+
+  it('property: every wanted record is planned exactly once, in order, and remembered sets keep their boundaries', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 1, max: 30 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 5 })), { maxLength: 5 }), (start, count, raw) => {
+        const records = range(start, start + count - 1);
+        const sorted = [...raw].sort((a, b) => a[0] - b[0]);
+        const remembered: RememberedItem[] = [];
+        let floor = -1;
+        for (const [from, len] of sorted) {
+          if (from <= floor) continue;
+          remembered.push({ from, until: from + len, attempts: 1, bytes: 0, sendFailures: 0 });
+          floor = from + len;
+        }
+        const work = planWork(records, notSkipped, limits, remembered);
+        expect(work.flatMap((w) => w.records.map((r) => r.offset))).toEqual(records.filter(notSkipped).map((r) => r.offset));
+        for (const w of work) {
+          const m = remembered.find((x) => w.records.some((r) => r.offset >= x.from && r.offset <= x.until));
+          if (m) expect(w.records.every((r) => r.offset >= m.from && r.offset <= m.until) && w.remembered).toBe(true);
+          else expect(w.remembered).toBeUndefined();
+        }
+      }),
+    );
+  });
+});

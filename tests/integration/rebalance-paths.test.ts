@@ -1,0 +1,103 @@
+/**
+ * Rebalances the group can trust. A member learns of a rebalance within one heartbeat interval
+ * even when its chunks are shorter than that interval (it heartbeats before each chunk), starts
+ * nothing after it learned, and keeps heartbeating while its in-flight chunks finish, so a chunk
+ * longer than the session timeout does not get it expired mid-rebalance.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SluiceEvents } from '../../framework/observe/events.ts';
+import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
+import { createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+
+/** What a member does from now on (its first join is in the harness's `joins`). */
+interface Watched {
+  detected: number[];
+  chunkStarts: number[];
+  refused: Array<SluiceEvents['poller.commit_refused']>;
+}
+
+function watch(h: Harness): Watched {
+  const w: Watched = { detected: [], chunkStarts: [], refused: [] };
+  h.events.on('group.rebalance_detected', () => w.detected.push(Date.now()));
+  h.events.on('poller.chunk_start', () => w.chunkStarts.push(Date.now()));
+  h.events.on('poller.commit_refused', (e) => w.refused.push(e));
+  return w;
+}
+
+const twiceOf = (h: Harness) => {
+  const delivered = h.seen().flatMap(recordsOf);
+  return { delivered: delivered.length, distinct: new Set(delivered.map((r) => `${r.partition}:${r.offset}`)).size };
+};
+
+describe('rebalance paths', () => {
+  const topics: string[] = [];
+  const harnesses: Harness[] = [];
+  afterAll(async () => {
+    await Promise.all(harnesses.map((h) => h.stop()));
+    await Promise.all(topics.map(deleteTopic));
+  });
+  const setup = async (prefix: string, partitions: number, perPartition: number) => {
+    const topic = uniqueName(prefix);
+    topics.push(topic);
+    await createTopic(topic, partitions);
+    await produce(topic, Array.from({ length: partitions * perPartition }, (_, i) => ({ partition: i % partitions, value: `v${i}` })));
+    return { topic, group: uniqueName(`${prefix}-g`) };
+  };
+
+  it('backlog, 0.5 s chunks, a second member joins: learned within a heartbeat, nothing started after, stable again in seconds', async () => {
+    const { topic, group } = await setup('prompt', 4, 100);
+    const tuning = { topic, consumerGroupId: group, batchSize: 5, concurrency: 4, sessionTimeoutMs: 10_000, heartbeatIntervalMs: 1_000, env: { SLEEP_MS: '500' } };
+    const a = await startRecorder(tuning);
+    harnesses.push(a);
+    const wa = watch(a);
+    await waitFor('A well into its backlog', () => a.completed().length >= 12, 30_000);
+
+    const asked = Date.now();
+    const b = await startRecorder({ ...tuning, recordFile: a.recordFile });
+    harnesses.push(b);
+    await waitFor('A rejoined', () => a.joins.length >= 2, 30_000);
+    const stableMs = Math.max(a.joins[1]!.at, b.joins[0]!.at) - asked;
+    const learnedMs = wa.detected[0]! - asked;
+    const startedAfter = wa.chunkStarts.filter((t) => t > wa.detected[0]! && t < a.joins[1]!.at).length;
+
+    await waitFor('all 400 committed', async () => (await offsets(group, topic)).every((p) => p.committed === 100), 60_000);
+    const { delivered, distinct } = twiceOf(a);
+    console.log(
+      `[prompt] A learned of the rebalance ${learnedMs} ms after B was asked to join; group stable again ${stableMs} ms after ` +
+        `(bound ${1_000 + 500 + 3_000} ms); ${startedAfter} chunks started after A learned; ${delivered - distinct} records invoked twice; ` +
+        `A ${JSON.stringify(a.joins[1]!.assignment[topic])} B ${JSON.stringify(b.joins.at(-1)!.assignment[topic])}`,
+    );
+    expect(wa.detected.length).toBeGreaterThan(0);
+    expect(startedAfter).toBe(0);
+    expect(stableMs).toBeLessThanOrEqual(1_000 + 500 + 3_000);
+    expect(distinct).toBe(400);
+    expect(delivered).toBe(400);
+  });
+
+  it('session 10 s, 30 s handler, second member joins 5 s in: no member expired, no refused commit, nothing invoked twice', async () => {
+    const { topic, group } = await setup('long', 2, 1);
+    const tuning = { topic, consumerGroupId: group, batchSize: 5, concurrency: 2, timeoutMs: 40_000, sessionTimeoutMs: 10_000, heartbeatIntervalMs: 2_000 };
+    const a = await startRecorder({ ...tuning, env: { SLEEP_MS: '30000', SLEEP_BEFORE_EPOCH_MS: String(Date.now() + 4_000) } });
+    harnesses.push(a);
+    const wa = watch(a);
+    await waitFor('both partitions inside a 30 s invocation', () => a.seen().length >= 2, 30_000);
+    await new Promise((r) => setTimeout(r, 5_000));
+
+    const asked = Date.now();
+    const b = await startRecorder({ ...tuning, recordFile: a.recordFile });
+    harnesses.push(b);
+    const wb = watch(b);
+    await waitFor('both committed', async () => (await offsets(group, topic)).every((p) => p.committed === 1), 60_000);
+    await waitFor('A rejoined', () => a.joins.length >= 2, 30_000);
+    const { delivered, distinct } = twiceOf(a);
+    console.log(
+      `[long] A learned ${wa.detected[0]! - asked} ms after B asked; A rejoined as ${a.joins[1]!.memberId === a.joins[0]!.memberId ? 'the same member' : 'a NEW member (expired)'} ` +
+        `${a.joins[1]!.at - asked} ms after; ${wa.refused.length} refused commits; ${delivered - distinct} records invoked twice; B joined with ${JSON.stringify(b.joins[0]!.assignment[topic])}`,
+    );
+    expect(a.joins[1]!.memberId).toBe(a.joins[0]!.memberId);
+    expect(wa.refused).toEqual([]);
+    expect(wb.refused).toEqual([]);
+    expect(distinct).toBe(2);
+    expect(delivered).toBe(2);
+  });
+});
