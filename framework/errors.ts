@@ -13,6 +13,7 @@ export type SluiceErrorCode =
   | 'KAFKA_START_FAILED'
   | 'WORKER_CRASHED'
   | 'TRIGGER_FAILED'
+  | 'DESTINATION_RECORD_TOO_LARGE'
   | 'HTTP_PORT_TAKEN';
 
 export interface SluiceErrorOptions {

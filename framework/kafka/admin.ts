@@ -9,6 +9,8 @@ import { describeCause, isAuthenticationFailure } from './client.ts';
 export interface TopicRequest {
   topic: string;
   partitions?: number;
+  /** Topic configuration, e.g. { 'max.message.bytes': '3145728' }. */
+  config?: Record<string, string>;
 }
 
 export interface PartitionOffsets {
@@ -55,7 +57,10 @@ export class ClusterAdmin {
     if (missing.length === 0) return [];
     await this.admin.createTopics({
       waitForLeaders: true,
-      topics: missing.map((r) => ({ topic: r.topic, numPartitions: r.partitions ?? 1, replicationFactor: -1 })),
+      topics: missing.map((r) => ({
+        topic: r.topic, numPartitions: r.partitions ?? 1, replicationFactor: -1,
+        ...(r.config ? { configEntries: Object.entries(r.config).map(([name, value]) => ({ name, value })) } : {}),
+      })),
     });
     return missing.map((r) => r.topic);
   }
@@ -78,6 +83,22 @@ export class ClusterAdmin {
     } catch {
       return fallback;
     }
+  }
+
+  /** The largest record batch the brokers accept on `topic`: its max.message.bytes (the broker's message.max.bytes unless the topic overrides it). */
+  async maxMessageBytes(topic: string): Promise<number> {
+    const { resources } = await this.admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['max.message.bytes'] }],
+    });
+    const value = Number(resources[0]?.configEntries.find((e) => e.configName === 'max.message.bytes')?.configValue);
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`topic "${topic}" reported no max.message.bytes`);
+    return value;
+  }
+
+  /** Sets one topic configuration value (kafka-configs --alter). */
+  async setTopicConfig(topic: string, name: string, value: string): Promise<void> {
+    await this.admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configEntries: [{ name, value }] }] });
   }
 
   async missingTopics(topics: string[]): Promise<string[]> {

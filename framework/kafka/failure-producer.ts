@@ -1,36 +1,76 @@
 /**
  * The Kafka on-failure destination: writes each record as it was produced (key, value,
- * headers, timestamp) to the destination topic on the same cluster, plus headers saying why.
+ * headers, timestamp) to the destination topic on the same cluster, plus headers saying why,
+ * in requests that fit the topic's max.message.bytes (read from the cluster, and read again
+ * after a refusal, so raising the limit takes effect without a restart). A record that cannot
+ * fit even alone is refused with an error naming the topic, its size and the setting to raise:
+ * the partition waits on it (nothing is dropped) until it fits.
  */
+import { SluiceError } from '../errors.ts';
+import { recordBytes, splitIntoRequests, type SizedRecord } from '../failure/destinations/kafka-requests.ts';
 import type { DestinationSender } from '../failure/destinations/types.ts';
 import { failureHeaders, type FailedRecord } from '../failure/failed-record.ts';
 import type { Logger } from '../observe/logger.ts';
+import { ClusterAdmin } from './admin.ts';
 import { createKafkaClient } from './client.ts';
-import { RecordProducer } from './producer.ts';
+import { RecordProducer, type OutgoingRecord } from './producer.ts';
 import type { KafkaSecurity } from './security.ts';
 
+type Outgoing = OutgoingRecord & SizedRecord & { source: FailedRecord };
+
 export function createKafkaDestination(uri: string, topic: string, brokers: string[], logger: Logger, security: KafkaSecurity = {}): DestinationSender {
+  const kafka = () => createKafkaClient({ brokers, logger, clientId: 'sluice-destination', retries: 2, ...security });
   let producer: Promise<RecordProducer> | undefined;
-  const connect = () => (producer ??= RecordProducer.connect(createKafkaClient({ brokers, logger, clientId: 'sluice-destination', retries: 2, ...security })));
+  let limit: Promise<number> | undefined;
+  const connect = () => (producer ??= RecordProducer.connect(kafka()));
+  const maxMessageBytes = () =>
+    (limit ??= (async () => {
+      const admin = await ClusterAdmin.connect(kafka(), brokers);
+      try {
+        return await admin.maxMessageBytes(topic);
+      } finally {
+        await admin.disconnect();
+      }
+    })());
+
   return {
     uri,
     async send(records: FailedRecord[]) {
       let p: RecordProducer;
+      let max: number;
       try {
-        p = await connect();
+        [p, max] = await Promise.all([connect(), maxMessageBytes()]);
       } catch (e) {
         producer = undefined;
+        limit = undefined;
         throw e;
       }
-      await p.send(
-        topic,
-        records.map((f) => ({
-          key: f.record.key,
-          value: f.record.value,
-          timestamp: f.record.timestamp,
-          headers: [...f.record.headers.map(([n, v]): [string, Buffer] => [n, v ?? Buffer.alloc(0)]), ...failureHeaders(f)],
-        })),
-      );
+      const outgoing = records.map((f): Outgoing => ({
+        source: f,
+        key: f.record.key,
+        value: f.record.value,
+        timestamp: f.record.timestamp,
+        headers: [...f.record.headers.map(([n, v]): [string, Buffer] => [n, v ?? Buffer.alloc(0)]), ...failureHeaders(f).map(([n, v]): [string, Buffer] => [n, Buffer.from(v)])],
+      }));
+      const split = splitIntoRequests(outgoing, max, recordBytes);
+      if (!split.ok) {
+        limit = undefined; // read it again next time: it may have been raised
+        const r = outgoing[split.index]!.source.record;
+        throw new SluiceError(
+          'DESTINATION_RECORD_TOO_LARGE',
+          `${r.topic}-${r.partition}@${r.offset} is ${split.bytes} bytes with its failure headers, over max.message.bytes ${max} of the destination topic "${topic}". ` +
+            `Raise max.message.bytes on "${topic}" to at least ${split.bytes} (kafka-configs --alter --entity-type topics --entity-name ${topic} --add-config max.message.bytes=${split.bytes}); the partition waits on this record until then.`,
+          { retriable: true },
+        );
+      }
+      for (const request of split.requests) {
+        try {
+          await p.send(topic, request);
+        } catch (e) {
+          if ((e as { type?: string }).type === 'MESSAGE_TOO_LARGE') limit = undefined;
+          throw e;
+        }
+      }
     },
     async close() {
       const p = producer;

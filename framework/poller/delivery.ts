@@ -4,6 +4,7 @@
  * they did; neither throws, so the processor decides what a refusal means.
  */
 import type { TriggerSpec } from '../config/types.ts';
+import { isSluiceError } from '../errors.ts';
 import type { KafkaRecord } from '../event/record.ts';
 import type { DestinationSender } from '../failure/destinations/index.ts';
 import type { FailureReason } from '../failure/policy.ts';
@@ -54,7 +55,11 @@ export class Delivery {
     try {
       await this.destination.send(records.map((record) => ({ record, reason, attempts, functionName: this.trigger.functionName, consumerGroupId: this.trigger.consumerGroupId, at, ...(error ? { error } : {}) })));
     } catch (e) {
-      this.logger.error('on-failure destination unavailable: the partition waits and tries again', { ...ids, destination: this.destination.uri, error: e });
+      const tooLarge = isSluiceError(e) && e.code === 'DESTINATION_RECORD_TOO_LARGE';
+      this.logger.error(
+        tooLarge ? 'a record does not fit the on-failure destination: the partition waits on it and tries again' : 'on-failure destination unavailable: the partition waits and tries again',
+        { ...ids, destination: this.destination.uri, error: e },
+      );
       this.events.emit('poller.destination_failed', { ...ids, destination: this.destination.uri, error: (e as Error).message });
       return false;
     }
