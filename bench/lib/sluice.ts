@@ -75,7 +75,7 @@ export async function startSluice(o: SluiceOptions, events = new Instrumentation
   });
   const observe = o.observe;
   const invoker: Invoker = observe
-    ? { prepare: () => local.prepare(), close: () => local.close(), invoke: async (r) => {
+    ? { overheadMs: local.overheadMs, prepare: () => local.prepare(), close: () => local.close(), invoke: async (r) => {
         const invokedAt = nowMs();
         const result = await local.invoke(r);
         observe(r, result, invokedAt);

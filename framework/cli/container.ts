@@ -17,7 +17,7 @@ import { exitOnError, onShutdown } from './process.ts';
 async function main(): Promise<void> {
   const logger = createLogger('sluice');
   const config = parseContainerConfig(process.env[TRIGGERS_ENV]);
-  const invoker = createLambdaInvoker({ functionNames: config.functionNames, logger: logger.child('lambda') });
+  const invoker = createLambdaInvoker({ functionNames: config.functionNames, logger: logger.child('lambda'), maxConcurrency: config.triggers.reduce((n, t) => n + t.concurrency, 0) });
   let running: RunningService | undefined;
   const http = httpSettings('container', process.env);
   const starting = runService({ triggers: config.triggers, invoker, logger, events: new Instrumentation(), http }).then((r) => {

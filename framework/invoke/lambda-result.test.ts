@@ -65,15 +65,18 @@ describe('classifyThrown', () => {
     });
   });
 
-  it('an unknown function, an unreachable endpoint and service errors are crashes (the failure policy retries them)', () => {
-    expect(classifyThrown(serviceError('ResourceNotFoundException', 'Function not found: x', 404), ctx).error).toMatchObject({ kind: 'crash', message: 'no Lambda function svc-dev-orders at http://localhost:3002: Function not found: x' });
+  it('an unknown function, an unreachable endpoint and a 503 never ran the function (retried without an attempt); other service errors are crashes', () => {
+    expect(classifyThrown(serviceError('ResourceNotFoundException', 'Function not found: x', 404), ctx).error).toMatchObject({ kind: 'not-invoked', message: 'no Lambda function svc-dev-orders at http://localhost:3002: Function not found: x' });
     const refused = Object.assign(new AggregateError([new Error('connect ECONNREFUSED ::1:3002'), new Error('connect ECONNREFUSED 127.0.0.1:3002')], ''), { code: 'ECONNREFUSED' });
     expect(classifyThrown(refused, ctx)).toEqual({
       throttled: false,
-      error: { kind: 'crash', name: 'AggregateError', message: 'cannot reach Lambda at http://localhost:3002 to invoke svc-dev-orders: connect ECONNREFUSED ::1:3002; connect ECONNREFUSED 127.0.0.1:3002' },
+      error: { kind: 'not-invoked', name: 'AggregateError', message: 'cannot reach Lambda at http://localhost:3002 to invoke svc-dev-orders: connect ECONNREFUSED ::1:3002; connect ECONNREFUSED 127.0.0.1:3002' },
     });
-    expect(classifyThrown(serviceError('ServiceException', 'internal', 500), { ...ctx, endpoint: undefined }).error.message).toBe('invoking svc-dev-orders failed (HTTP 500): internal');
+    expect(classifyThrown(serviceError('ServiceException', 'internal', 500), { ...ctx, endpoint: undefined }).error).toMatchObject({ kind: 'crash', message: 'invoking svc-dev-orders failed (HTTP 500): internal' });
+    expect(classifyThrown(serviceError('ServiceUnavailableException', 'try later', 503), ctx).error).toMatchObject({ kind: 'not-invoked', message: 'Lambda at http://localhost:3002 is unavailable (HTTP 503) to invoke svc-dev-orders: try later' });
     expect(classifyThrown('weird', ctx).error).toMatchObject({ kind: 'crash', name: 'Error', message: expect.stringContaining('weird') });
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    expect(classifyThrown(reset, ctx).error).toMatchObject({ kind: 'crash' }); // the function may have run
   });
 });
 

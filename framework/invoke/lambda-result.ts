@@ -7,9 +7,10 @@
  *   (`errorType`, `errorMessage`, `trace`/`stackTrace`). Lambda's own timeout ("Task timed out
  *   after 3.00 seconds", errorType `Sandbox.Timedout`; serverless-offline's "[504] - Lambda
  *   timeout.") is a timeout, a runtime that exited or ran out of memory is a crash.
- * - A thrown error: throttling is retried by the invoker; everything else (request too large,
- *   unknown function, endpoint unreachable, service errors) is a failed invocation that the
- *   poller's failure policy deals with. The function never ran: kind `crash`.
+ * - A thrown error: throttling is retried by the invoker. Throttling past those retries, an
+ *   unreachable endpoint, an unknown function (a redeploy) and 503 mean the function never ran:
+ *   kind `not-invoked`, retried without spending an attempt. A request too large and other
+ *   service errors are failed invocations for the failure policy: kind `crash`.
  */
 import type { InvokeError, InvokeResult } from './types.ts';
 
@@ -37,6 +38,8 @@ const TIMEOUT_MESSAGE = /Task timed out after [\d.]+ seconds|\[504\] - Lambda ti
 const TIMEOUT_TYPES = new Set(['Sandbox.Timedout']);
 const CRASH_TYPES = new Set(['Runtime.ExitError', 'Runtime.OutOfMemory']);
 const THROTTLE_NAMES = new Set(['TooManyRequestsException', 'ThrottlingException']);
+/** Network errors that mean the request was never sent. */
+const UNREACHED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export function resultFromResponse(r: InvokeResponse): InvokeResult {
   const text = r.payload ? Buffer.from(r.payload).toString('utf8') : '';
@@ -58,19 +61,24 @@ export function functionError(functionErrorHeader: string, text: string): Invoke
 
 /** A thrown SDK (or network) error: throttled (to retry) or a failed invocation. */
 export function classifyThrown(e: unknown, c: FailureContext): ThrownError {
-  const { name, message, status } = describe(e);
+  const { name, message, status, code } = describe(e);
   const at = c.endpoint ? ` at ${c.endpoint}` : '';
   if (THROTTLE_NAMES.has(name) || status === 429) {
-    return { throttled: true, error: { kind: 'crash', name: name === 'Error' ? 'TooManyRequestsException' : name, message: `Lambda ${c.lambdaName} is throttled: ${message}` } };
+    return { throttled: true, error: { kind: 'not-invoked', name: name === 'Error' ? 'TooManyRequestsException' : name, message: `Lambda ${c.lambdaName} is throttled: ${message}` } };
   }
   if (name === 'RequestTooLargeException' || status === 413) {
     return { throttled: false, error: { kind: 'crash', name: 'RequestTooLargeException', message: `the request to ${c.lambdaName} was ${c.requestBytes} bytes, over Lambda's 6 MB limit: ${message}` } };
   }
   if (name === 'ResourceNotFoundException') {
-    return { throttled: false, error: { kind: 'crash', name, message: `no Lambda function ${c.lambdaName}${at}: ${message}` } };
+    return { throttled: false, error: { kind: 'not-invoked', name, message: `no Lambda function ${c.lambdaName}${at}: ${message}` } };
   }
   if (status === undefined) {
-    return { throttled: false, error: { kind: 'crash', name, message: `cannot reach Lambda${at || ' (AWS)'} to invoke ${c.lambdaName}: ${message}` } };
+    // Refused or unresolvable: the request never left. A reset or a stall may come after the function ran.
+    const kind = code !== undefined && UNREACHED_CODES.has(code) ? 'not-invoked' : 'crash';
+    return { throttled: false, error: { kind, name, message: `cannot reach Lambda${at || ' (AWS)'} to invoke ${c.lambdaName}: ${message}` } };
+  }
+  if (status === 503) {
+    return { throttled: false, error: { kind: 'not-invoked', name, message: `Lambda${at} is unavailable (HTTP 503) to invoke ${c.lambdaName}: ${message}` } };
   }
   return { throttled: false, error: { kind: 'crash', name, message: `invoking ${c.lambdaName}${at} failed (HTTP ${status}): ${message}` } };
 }

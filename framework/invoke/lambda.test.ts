@@ -87,7 +87,7 @@ describe('lambda invoker: invoke', () => {
     const invoker = invokerFor({ maxThrottleRetries: 2 });
     const result = await invoker.invoke(request);
     await invoker.close();
-    expect(result).toMatchObject({ ok: false, error: { kind: 'crash', name: 'TooManyRequestsException', message: 'Lambda svc-dev-orders is throttled: Rate Exceeded. (gave up after 3 attempts)' } });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'not-invoked', name: 'TooManyRequestsException', message: 'Lambda svc-dev-orders is throttled: Rate Exceeded. (gave up after 3 attempts)' } });
     expect(seen).toHaveLength(3);
   });
 
@@ -100,7 +100,7 @@ describe('lambda invoker: invoke', () => {
 
   it('an endpoint that refuses connections is a crash that says where', async () => {
     const invoker = invokerFor({ endpoint: 'http://127.0.0.1:1' });
-    expect(await invoker.invoke(request)).toMatchObject({ ok: false, error: { kind: 'crash', message: expect.stringMatching(/^cannot reach Lambda at http:\/\/127\.0\.0\.1:1 to invoke svc-dev-orders: .*ECONNREFUSED/) } });
+    expect(await invoker.invoke(request)).toMatchObject({ ok: false, error: { kind: 'not-invoked', message: expect.stringMatching(/^cannot reach Lambda at http:\/\/127\.0\.0\.1:1 to invoke svc-dev-orders: .*ECONNREFUSED/) } });
     await invoker.close();
   });
 

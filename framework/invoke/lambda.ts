@@ -32,6 +32,8 @@ export interface LambdaInvokerOptions {
   credentials?: LambdaClientConfig['credentials'];
   /** Where the endpoint and placeholder credentials are looked up (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Invocations that may run at once (the triggers' concurrency added up): the client gets at least that many sockets. */
+  maxConcurrency?: number;
 }
 
 export const DEFAULT_THROTTLE_BACKOFF: BackoffOptions = { baseMs: 100, capMs: 2_000 };
@@ -47,10 +49,20 @@ export function createLambdaInvoker(o: LambdaInvokerOptions): Invoker {
   const endpoint = o.endpoint ?? env['AWS_ENDPOINT_URL_LAMBDA'] ?? env['AWS_ENDPOINT_URL'];
   const credentials = o.credentials ?? (endpoint && isLoopback(endpoint) && !env['AWS_ACCESS_KEY_ID'] && !env['AWS_PROFILE'] ? { accessKeyId: 'sluice-local', secretAccessKey: 'sluice-local' } : undefined);
   // One attempt per send: throttling is retried below, anything else by the failure policy.
-  const client = new LambdaClient({ maxAttempts: 1, ...(o.region ? { region: o.region } : {}), ...(endpoint ? { endpoint } : {}), ...(credentials ? { credentials } : {}) });
+  // The SDK's default pool is 50 sockets: more partitions at once than that would queue inside
+  // the abort deadline and time out while the function still runs.
+  const maxSockets = Math.max(50, o.maxConcurrency ?? 0);
+  const client = new LambdaClient({
+    maxAttempts: 1,
+    requestHandler: { httpAgent: { maxSockets }, httpsAgent: { maxSockets } },
+    ...(o.region ? { region: o.region } : {}), ...(endpoint ? { endpoint } : {}), ...(credentials ? { credentials } : {}),
+  });
   const maxThrottleRetries = o.maxThrottleRetries ?? 4;
   const backoff = o.throttleBackoff ?? DEFAULT_THROTTLE_BACKOFF;
   const graceMs = o.responseGraceMs ?? 5_000;
+  // Past the function's timeout: the grace for its answer, and the throttle backoffs at their longest.
+  let overheadMs = graceMs;
+  for (let r = 1; r <= maxThrottleRetries; r++) overheadMs += Math.min(backoff.capMs, backoff.baseMs * 2 ** (r - 1));
   const where = endpoint ?? 'AWS';
 
   const lambdaNameOf = (functionKey: string): string => {
@@ -73,6 +85,8 @@ export function createLambdaInvoker(o: LambdaInvokerOptions): Invoker {
   };
 
   return {
+    overheadMs,
+
     async prepare() {
       for (const [functionKey, lambdaName] of Object.entries(o.functionNames)) {
         const sent = await send((abortSignal) => client.send(new GetFunctionCommand({ FunctionName: lambdaName }), { abortSignal }), CHECK_TIMEOUT_MS);

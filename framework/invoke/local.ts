@@ -48,6 +48,9 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
   const poolOf = (name: string) => idle.get(name) ?? idle.set(name, new Set()).get(name)!;
 
   return {
+    // A module's load and the run share the function's timeout; terminating a worker is immediate.
+    overheadMs: 0,
+
     async prepare() {
       for (const fn of o.functions) {
         if (runtimes.has(fn.functionName)) continue;

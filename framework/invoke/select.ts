@@ -41,6 +41,7 @@ export function createInvoker(choice: InvokerChoice, service: ServiceSpec, trigg
       region: service.region,
       ...(choice.lambdaEndpoint ? { endpoint: choice.lambdaEndpoint } : {}),
       logger: logger.child('lambda'),
+      maxConcurrency: triggers.reduce((n, t) => n + t.concurrency, 0),
     });
   }
   return createLocalInvoker({

@@ -15,7 +15,12 @@ export interface InvokeRequest {
   timeoutMs: number;
 }
 
-export type InvokeFailureKind = 'error' | 'timeout' | 'crash';
+/**
+ * `not-invoked`: the function certainly did not run (throttled past the invoker's quick retries,
+ * the endpoint unreachable, the function missing during a redeploy). It is retried with backoff
+ * and costs no attempt of the failure policy: records that never ran never go to a destination.
+ */
+export type InvokeFailureKind = 'error' | 'timeout' | 'crash' | 'not-invoked';
 
 export interface InvokeError {
   kind: InvokeFailureKind;
@@ -29,6 +34,8 @@ export type InvokeResult =
   | { ok: false; error: InvokeError; durationMs: number; requestId: string };
 
 export interface Invoker {
+  /** How long past the function's timeout an invocation may take (answers, retries): the poll budget reserves it. */
+  readonly overheadMs: number;
   /** Prepares every function up front (bundling, loading) so bad handlers fail at start. */
   prepare(): Promise<void>;
   invoke(request: InvokeRequest): Promise<InvokeResult>;

@@ -34,7 +34,8 @@ export interface SluiceEvents {
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused'; error?: string };
   'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number };
-  'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number };
+  /** `notInvoked`: the function was never reached; this retry costs no attempt. */
+  'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number; notInvoked?: true };
   'poller.heartbeat': { groupId: string; ok: boolean };
 }
 

@@ -31,7 +31,9 @@ export function attachTerminalView(events: Instrumentation, write: (line: string
       line(e.ok ? `✓ ${e.functionName} ${e.topic}-${e.partition} ${e.count} ok in ${e.durationMs} ms` : `✗ ${e.functionName} ${e.topic}-${e.partition} failed in ${e.durationMs} ms: ${e.error}`),
     ),
     events.on('poller.commit', (e) => line(`  committed ${e.topic}-${e.partition} @ ${e.offset}`)),
-    events.on('poller.retry_scheduled', (e) => line(`↻ ${e.functionName} ${e.topic}-${e.partition} retries offset ${e.offset} in ${(e.delayMs / 1000).toFixed(1)} s`)),
+    events.on('poller.retry_scheduled', (e) =>
+      line(`↻ ${e.functionName} ${e.topic}-${e.partition} retries offset ${e.offset} in ${(e.delayMs / 1000).toFixed(1)} s${e.notInvoked ? ' (the function was not reached: no attempt spent)' : ''}`),
+    ),
   ];
   return () => off.forEach((f) => f());
 }

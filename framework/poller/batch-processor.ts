@@ -23,6 +23,8 @@ import { rememberItems, type RememberedItem, type WorkItem } from './work-plan.t
 export interface BatchProcessorOptions {
   trigger: TriggerSpec;
   maxPollIntervalMs: number;
+  /** How long past the function's timeout an invocation may take with this invoker (Invoker.overheadMs). */
+  invokerOverheadMs: number;
   events: Instrumentation;
   logger: Logger;
   invoker: ChunkInvoker;
@@ -81,6 +83,19 @@ export class BatchProcessor {
       if (!this.fitsBudget(batch, item)) return;
 
       const result = await this.o.invoker.invoke(batch, item);
+      if (!result.ok && result.error.kind === 'not-invoked') {
+        // The function never ran: wait and try again, without spending an attempt of the policy.
+        item.unreached = (item.unreached ?? 0) + 1;
+        item.remembered = true;
+        const delayMs = retryDelayMs(item.unreached);
+        const { offset } = item.records[0]!;
+        this.o.logger.warn('the function was not reached; retrying without spending an attempt, the partition waits', {
+          partition: batch.partition, offset, inARow: item.unreached, retryInMs: delayMs, error: `${result.error.name}: ${result.error.message}`,
+        });
+        this.o.events.emit('poller.retry_scheduled', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, offset, attempt: item.attempts, delayMs, notInvoked: true });
+        batch.pauseFor(delayMs);
+        return;
+      }
       const { failedFrom, error } = settle(result, item.records, this.o.trigger.failure.reportBatchItemFailures);
       if (failedFrom === undefined) {
         queue.shift();
@@ -129,7 +144,8 @@ export class BatchProcessor {
 
   private fitsBudget(batch: PartitionBatch, item: WorkItem): boolean {
     const now = Date.now();
-    const { timeoutMs, functionName } = this.o.trigger;
+    const { functionName } = this.o.trigger;
+    const timeoutMs = this.o.trigger.timeoutMs + this.o.invokerOverheadMs;
     if (chunkFitsBudget({ fetchedAt: batch.fetchedAt, now, timeoutMs, maxPollIntervalMs: this.o.maxPollIntervalMs })) return true;
     const nextOffset = item.records[0]!.offset;
     this.o.events.emit('poller.budget_exhausted', { functionName, topic: batch.topic, partition: batch.partition, nextOffset, elapsedMs: now - batch.fetchedAt, timeoutMs, maxPollIntervalMs: this.o.maxPollIntervalMs });

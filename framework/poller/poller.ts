@@ -57,6 +57,7 @@ export function createPoller(o: PollerOptions): Poller {
   const processor = new BatchProcessor({
     trigger,
     maxPollIntervalMs: tuning.maxPollIntervalMs,
+    invokerOverheadMs: o.invoker.overheadMs,
     events,
     logger,
     invoker: new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, source),

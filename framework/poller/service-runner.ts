@@ -5,6 +5,7 @@
  * With `http`, the health server (/healthz, /readyz) runs from before the first join to the stop.
  * A trigger that stops consuming for good resolves `fatal`: the caller stops and exits non-zero.
  */
+import { maxTimeoutFor, minPollIntervalFor } from '../chunking/budget.ts';
 import { duplicateGroupIds } from '../config/group-ids.ts';
 import type { TriggerSpec } from '../config/types.ts';
 import { ConfigError, SluiceError } from '../errors.ts';
@@ -53,6 +54,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   // serverless.yml was checked when it was read; SLUICE_TRIGGERS (the container) is checked here.
   const shared = duplicateGroupIds(triggers);
   if (shared.length) throw new ConfigError(shared.join('\n'));
+  checkInvokerOverhead(triggers, o.invoker.overheadMs);
   const brokersOf = (t: TriggerSpec): string[] => {
     const brokers = t.bootstrapServers ?? o.defaultBrokers;
     if (!brokers?.length) {
@@ -127,6 +129,18 @@ async function prepareCluster(client: ClientOptions, triggers: TriggerSpec[], cr
   } finally {
     await admin.disconnect();
   }
+}
+
+/** The poll budget reserves the function's timeout plus what the invoker may add (the lambda invoker's grace and throttle retries). */
+function checkInvokerOverhead(triggers: TriggerSpec[], overheadMs: number): void {
+  const problems = triggers
+    .filter((t) => t.timeoutMs + overheadMs > maxTimeoutFor(t.maxPollIntervalMs))
+    .map(
+      (t) =>
+        `${t.path}: timeout ${t.timeoutMs / 1000} s plus the invoker's ${overheadMs} ms (its wait for an answer and throttle retries) does not fit in maxPollIntervalMs ${t.maxPollIntervalMs} ` +
+        `with its safety margin. Raise maxPollIntervalMs to at least ${minPollIntervalFor(t.timeoutMs + overheadMs)}, or lower the function's timeout.`,
+    );
+  if (problems.length) throw new ConfigError(problems.join('\n'));
 }
 
 /** The broker refuses a JoinGroup whose session timeout is outside its bounds; say so at start instead. */

@@ -22,6 +22,8 @@ export interface WorkItem {
   error?: string;
   /** Failed sends of these records to the destination in a row. */
   sendFailures?: number;
+  /** Invocations in a row that never reached the function (they cost no attempt; they set the backoff). */
+  unreached?: number;
   /** Shaped by a failure: its boundaries, attempts and sends must survive a refetch. */
   remembered?: true;
 }
@@ -35,6 +37,7 @@ export interface RememberedItem {
   giveUp?: FailureReason;
   error?: string;
   sendFailures: number;
+  unreached?: number;
 }
 
 /** The items of a queue to keep for the next fetch, in offset order. */
@@ -47,6 +50,7 @@ export function rememberItems(queue: readonly WorkItem[]): RememberedItem[] {
       attempts: w.attempts,
       bytes: w.bytes,
       sendFailures: w.sendFailures ?? 0,
+      ...(w.unreached ? { unreached: w.unreached } : {}),
       ...(w.giveUp ? { giveUp: w.giveUp } : {}),
       ...(w.error ? { error: w.error } : {}),
     }));
@@ -66,7 +70,7 @@ export function planWork(records: readonly KafkaRecord[], matches: (r: KafkaReco
     if (!open) return;
     const { item: m, records: rs } = open;
     work.push({
-      records: rs, attempts: m.attempts, bytes: m.bytes, remembered: true, sendFailures: m.sendFailures,
+      records: rs, attempts: m.attempts, bytes: m.bytes, remembered: true, sendFailures: m.sendFailures, ...(m.unreached ? { unreached: m.unreached } : {}),
       ...(m.giveUp ? { giveUp: m.giveUp } : {}), ...(m.error ? { error: m.error } : {}),
     });
     open = undefined;
