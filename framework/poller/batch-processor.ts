@@ -132,20 +132,26 @@ export class BatchProcessor {
     }
   }
 
-  /** Hands `records` of `item` to the destination; false (partition paused, item remembered with one more failed send) if it is down. */
+  /**
+   * Hands `records` of `item` to the destination; false if that must wait: the send's deadline
+   * would not fit the poll budget (back to the group first), or the destination is down
+   * (partition paused, item remembered with one more failed send).
+   */
   private async giveUp(batch: PartitionBatch, item: WorkItem, records: KafkaRecord[], reason: FailureReason): Promise<boolean> {
-    const sent = await this.o.delivery.sendToDestination(records, reason, item.attempts, item.error ?? (reason === 'PayloadTooLarge' ? `the event would be ${item.bytes} bytes` : undefined));
+    item.remembered = true;
+    if (!this.fitsBudget(batch, item, this.o.delivery.sendTimeoutMs)) return false;
+    const sent = await this.o.delivery.sendToDestination(batch, records, reason, item.attempts, item.error ?? (reason === 'PayloadTooLarge' ? `the event would be ${item.bytes} bytes` : undefined));
     if (sent) return true;
     item.sendFailures = (item.sendFailures ?? 0) + 1;
-    item.remembered = true;
     batch.pauseFor(retryDelayMs(item.sendFailures));
     return false;
   }
 
-  private fitsBudget(batch: PartitionBatch, item: WorkItem): boolean {
+  /** `worstCaseMs`: what the next step may take at most (default: an invocation, the function's timeout plus the invoker's overhead). */
+  private fitsBudget(batch: PartitionBatch, item: WorkItem, worstCaseMs = this.o.trigger.timeoutMs + this.o.invokerOverheadMs): boolean {
     const now = Date.now();
     const { functionName } = this.o.trigger;
-    const timeoutMs = this.o.trigger.timeoutMs + this.o.invokerOverheadMs;
+    const timeoutMs = worstCaseMs;
     if (chunkFitsBudget({ fetchedAt: batch.fetchedAt, now, timeoutMs, maxPollIntervalMs: this.o.maxPollIntervalMs })) return true;
     const nextOffset = item.records[0]!.offset;
     this.o.events.emit('poller.budget_exhausted', { functionName, topic: batch.topic, partition: batch.partition, nextOffset, elapsedMs: now - batch.fetchedAt, timeoutMs, maxPollIntervalMs: this.o.maxPollIntervalMs });

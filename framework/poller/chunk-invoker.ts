@@ -9,6 +9,7 @@ import type { Invoker, InvokeResult } from '../invoke/types.ts';
 import type { PartitionBatch } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
+import { withHeartbeats } from './keep-alive.ts';
 import type { WorkItem } from './work-plan.ts';
 
 export class ChunkInvoker {
@@ -28,15 +29,9 @@ export class ChunkInvoker {
       firstOffset: chunk[0]!.offset, lastOffset: chunk[chunk.length - 1]!.offset, attempt: item.attempts + 1, bytes: item.bytes, fetchedAt: batch.fetchedAt,
     };
     this.events.emit('poller.chunk_start', base);
-    const timer = setInterval(() => {
-      batch.heartbeat().catch((e: unknown) => this.logger.warn('heartbeat failed', { partition: batch.partition, error: e }));
-    }, this.heartbeatIntervalMs);
-    let result: InvokeResult;
-    try {
-      result = await this.invoker.invoke({ functionName: this.trigger.functionName, records: chunk, source: this.source, timeoutMs: this.trigger.timeoutMs });
-    } finally {
-      clearInterval(timer);
-    }
+    const result = await withHeartbeats(batch, this.heartbeatIntervalMs, this.logger, () =>
+      this.invoker.invoke({ functionName: this.trigger.functionName, records: chunk, source: this.source, timeoutMs: this.trigger.timeoutMs }),
+    );
     this.events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, ...(result.ok ? {} : { error: result.error.message }) });
     return result;
   }

@@ -4,6 +4,7 @@
  * they did; neither throws, so the processor decides what a refusal means.
  */
 import type { TriggerSpec } from '../config/types.ts';
+import { maxTimeoutFor } from '../chunking/budget.ts';
 import { isSluiceError } from '../errors.ts';
 import type { KafkaRecord } from '../event/record.ts';
 import type { DestinationSender } from '../failure/destinations/index.ts';
@@ -11,14 +12,28 @@ import type { FailureReason } from '../failure/policy.ts';
 import type { PartitionBatch } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
+import { withHeartbeats } from './keep-alive.ts';
+
+/**
+ * The longest a send to the on-failure destination may take before it counts as failed; at most
+ * half of what the poll interval leaves, so a send always fits the budget of a fresh fetch.
+ */
+export const DESTINATION_SEND_TIMEOUT_MS = 30_000;
 
 export class Delivery {
+  /** This trigger's bound on one send (it must fit the poll budget like a chunk). */
+  readonly sendTimeoutMs: number;
+
   constructor(
     private readonly trigger: TriggerSpec,
     private readonly destination: DestinationSender | undefined,
     private readonly events: Instrumentation,
     private readonly logger: Logger,
-  ) {}
+    private readonly heartbeatIntervalMs: number,
+    maxPollIntervalMs: number,
+  ) {
+    this.sendTimeoutMs = Math.min(DESTINATION_SEND_TIMEOUT_MS, Math.floor(maxTimeoutFor(maxPollIntervalMs) / 2));
+  }
 
   /** Commits `offset` (the next record to read); false if the commit was not made. */
   async commit(batch: PartitionBatch, offset: number): Promise<boolean> {
@@ -43,7 +58,7 @@ export class Delivery {
    * destination only a record too large to invoke can get here (the config refuses finite
    * retries or a record age without one): it is logged with its coordinates and skipped.
    */
-  async sendToDestination(records: KafkaRecord[], reason: FailureReason, attempts: number, error: string | undefined): Promise<boolean> {
+  async sendToDestination(batch: PartitionBatch, records: KafkaRecord[], reason: FailureReason, attempts: number, error: string | undefined): Promise<boolean> {
     const first = records[0]!;
     const ids = { functionName: this.trigger.functionName, topic: first.topic, partition: first.partition, offsets: records.map((r) => r.offset), reason };
     if (!this.destination) {
@@ -52,8 +67,9 @@ export class Delivery {
       return true;
     }
     const at = Date.now();
+    const failed = records.map((record) => ({ record, reason, attempts, functionName: this.trigger.functionName, consumerGroupId: this.trigger.consumerGroupId, at, ...(error ? { error } : {}) }));
     try {
-      await this.destination.send(records.map((record) => ({ record, reason, attempts, functionName: this.trigger.functionName, consumerGroupId: this.trigger.consumerGroupId, at, ...(error ? { error } : {}) })));
+      await withHeartbeats(batch, this.heartbeatIntervalMs, this.logger, () => this.bounded((signal) => this.destination!.send(failed, signal)));
     } catch (e) {
       const tooLarge = isSluiceError(e) && e.code === 'DESTINATION_RECORD_TOO_LARGE';
       this.logger.error(
@@ -66,5 +82,22 @@ export class Delivery {
     this.logger.warn(`sent ${records.length} record${records.length === 1 ? '' : 's'} to ${this.destination.uri}`, { ...ids, attempts, error });
     this.events.emit('poller.sent_to_destination', { ...ids, destination: this.destination.uri, attempts });
     return true;
+  }
+
+  /** Runs a send with a deadline: past it the send is aborted and counts as failed. The timer is always cleared. */
+  private async bounded(send: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        reject(new Error(`no answer from ${this.destination!.uri} within ${this.sendTimeoutMs} ms`));
+      }, this.sendTimeoutMs);
+    });
+    try {
+      await Promise.race([send(abort.signal), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

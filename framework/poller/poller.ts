@@ -61,7 +61,7 @@ export function createPoller(o: PollerOptions): Poller {
     events,
     logger,
     invoker: new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, source),
-    delivery: new Delivery(trigger, destination, events, logger),
+    delivery: new Delivery(trigger, destination, events, logger, tuning.heartbeatIntervalMs, tuning.maxPollIntervalMs),
   });
 
   const onBatch = async (batch: PartitionBatch): Promise<void> => {

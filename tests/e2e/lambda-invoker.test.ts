@@ -123,13 +123,13 @@ describe('lambda invoker on serverless-offline', () => {
     }
   });
 
-  it('a Lambda name serverless-offline does not serve fails the invocation, saying which (its start check is skipped there)', async () => {
+  it('a Lambda name serverless-offline does not serve fails the invocation as never reaching it, saying which (its start check is skipped there)', async () => {
     const { endpoint } = await offline();
     const invoker = createLambdaInvoker({ functionNames: { recorder: 'sluice-offline-test-nope' }, endpoint, region: 'us-east-1', logger: testLogger });
     try {
       await invoker.prepare(); // serverless-offline has no GetFunction: skipped, not failed
       const result = await invoker.invoke({ functionName: 'recorder', records: [], source: { bootstrapServers: 'b:9092' }, timeoutMs: 5_000 });
-      expect(result).toMatchObject({ ok: false, error: { kind: 'crash', name: 'ResourceNotFoundException', message: `no Lambda function sluice-offline-test-nope at ${endpoint}: Function not found: sluice-offline-test-nope` } });
+      expect(result).toMatchObject({ ok: false, error: { kind: 'not-invoked', name: 'ResourceNotFoundException', message: `no Lambda function sluice-offline-test-nope at ${endpoint}: Function not found: sluice-offline-test-nope` } });
     } finally {
       await invoker.close();
     }

@@ -1,7 +1,8 @@
 /**
  * SQS, SNS and S3 on-failure destinations through AWS SDK v3. Endpoints and credentials
  * come from the SDK's usual chain (AWS_REGION, AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_SQS, …),
- * so a local AWS-compatible server works without code changes.
+ * so a local AWS-compatible server works without code changes. Every call takes the send's
+ * abort signal: a black-holed endpoint is given up on when Delivery's deadline passes.
  */
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
@@ -18,9 +19,9 @@ export function createSqsDestination(d: Extract<Destination, { kind: 'sqs' }>): 
   let queueUrl: string | undefined;
   return {
     uri: d.uri,
-    async send(records) {
-      queueUrl ??= (await client.send(new GetQueueUrlCommand({ QueueName: d.name, QueueOwnerAWSAccountId: d.accountId }))).QueueUrl;
-      for (const f of records) await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: failureDocument(f, MESSAGE_LIMIT) }));
+    async send(records, signal) {
+      queueUrl ??= (await client.send(new GetQueueUrlCommand({ QueueName: d.name, QueueOwnerAWSAccountId: d.accountId }), { abortSignal: signal })).QueueUrl;
+      for (const f of records) await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: failureDocument(f, MESSAGE_LIMIT) }), { abortSignal: signal });
     },
     async close() {
       client.destroy();
@@ -32,8 +33,8 @@ export function createSnsDestination(d: Extract<Destination, { kind: 'sns' }>): 
   const client = new SNSClient({ region: d.region, maxAttempts: 2 });
   return {
     uri: d.uri,
-    async send(records) {
-      for (const f of records) await client.send(new PublishCommand({ TopicArn: d.uri, Message: failureDocument(f, MESSAGE_LIMIT) }));
+    async send(records, signal) {
+      for (const f of records) await client.send(new PublishCommand({ TopicArn: d.uri, Message: failureDocument(f, MESSAGE_LIMIT) }), { abortSignal: signal });
     },
     async close() {
       client.destroy();
@@ -45,8 +46,8 @@ export function createS3Destination(d: Extract<Destination, { kind: 's3' }>): De
   const client = new S3Client({ maxAttempts: 2, forcePathStyle: true });
   return {
     uri: d.uri,
-    async send(records) {
-      for (const f of records) await client.send(new PutObjectCommand({ Bucket: d.bucket, Key: objectKey(f), Body: failureDocument(f), ContentType: 'application/json' }));
+    async send(records, signal) {
+      for (const f of records) await client.send(new PutObjectCommand({ Bucket: d.bucket, Key: objectKey(f), Body: failureDocument(f), ContentType: 'application/json' }), { abortSignal: signal });
     },
     async close() {
       client.destroy();
