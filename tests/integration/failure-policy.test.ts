@@ -3,14 +3,9 @@
  * group committed and what landed in the destination topic: nothing lost, nothing skipped.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FailurePolicy } from '../../framework/config/types.ts';
 import { FAILURE_HEADERS } from '../../framework/failure/failed-record.ts';
-import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
+import { failurePolicy as policy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { createTopic, deleteTopic, offsets, produce, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
-
-const policy = (p: Partial<FailurePolicy>): FailurePolicy => ({
-  maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined, ...p,
-});
 
 describe('failure policy', () => {
   const topics: string[] = [];

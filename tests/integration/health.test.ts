@@ -9,10 +9,11 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, type CliProcess } from '../support/cli.ts';
-import { brokers, createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { brokers, createTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
 import { producePython } from '../support/python-producer.ts';
+import { cleanupAfterAll } from '../support/cleanup.ts';
 
 interface Probe {
   status: number;
@@ -36,12 +37,7 @@ async function freePort(): Promise<number> {
 }
 
 describe('health, restarts and exit', () => {
-  const topics: string[] = [];
-  const processes: CliProcess[] = [];
-  afterAll(async () => {
-    for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-    await Promise.all(topics.map(deleteTopic));
-  });
+  const { topics, processes } = cleanupAfterAll();
 
   const poller = async (script: string, topic: string, env: Record<string, string>) => {
     const port = await freePort();

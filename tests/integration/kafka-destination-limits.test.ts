@@ -6,18 +6,13 @@
  * and goes through once the topic's limit is raised.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FailurePolicy } from '../../framework/config/types.ts';
 import { FAILURE_HEADERS } from '../../framework/failure/failed-record.ts';
 import type { SluiceEvents } from '../../framework/observe/events.ts';
-import { startRecorder, type Harness } from '../support/harness.ts';
+import { failurePolicy as policy, startRecorder, type Harness } from '../support/harness.ts';
 import { deleteTopic, offsets, produce, readTopic, uniqueName, waitFor, withAdmin } from '../support/kafka.ts';
 
 /** Kafka's default max.message.bytes. */
 const KAFKA_DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
-
-const policy = (p: Partial<FailurePolicy>): FailurePolicy => ({
-  maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined, ...p,
-});
 
 describe('kafka:// destination and max.message.bytes', () => {
   const topics: string[] = [];

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createLambdaInvoker } from '../../framework/invoke/lambda.ts';
 import { Instrumentation, type SluiceEvents } from '../../framework/observe/events.ts';
 import { runService, type RunningService } from '../../framework/poller/service-runner.ts';
-import { recorderTrigger } from '../support/harness.ts';
+import { failurePolicy, recorderTrigger } from '../support/harness.ts';
 import { createTopic, deleteTopic, offsets, produce, testLogger, uniqueName, waitFor, withAdmin } from '../support/kafka.ts';
 
 const THROTTLED_MS = 20_000;
@@ -57,7 +57,7 @@ describe('lambda invoker under throttling', () => {
 
     const trigger = recorderTrigger({
       topic, batchSize: 5,
-      failure: { maximumRetryAttempts: 0, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } },
+      failure: failurePolicy({ maximumRetryAttempts: 0, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } }),
     }, '/dev/null');
     const events = new Instrumentation();
     const retries: Array<SluiceEvents['poller.retry_scheduled']> = [];

@@ -8,10 +8,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordsOf, startRecorder, type Harness, type Seen } from '../support/harness.ts';
 import { runCli, type CliProcess } from '../support/cli.ts';
-import { brokers, createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { brokers, createTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { cleanupAfterAll } from '../support/cleanup.ts';
 
 const key = (r: { partition: number; offset: number }) => `${r.partition}:${r.offset}`;
 
@@ -22,14 +23,7 @@ function startPollerProcess(env: Record<string, string>): CliProcess {
 }
 
 describe('poller process stops', () => {
-  const topics: string[] = [];
-  const harnesses: Harness[] = [];
-  const processes: CliProcess[] = [];
-  afterAll(async () => {
-    for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-    await Promise.all(harnesses.map((h) => h.stop()));
-    await Promise.all(topics.map(deleteTopic));
-  });
+  const { topics, harnesses, processes } = cleanupAfterAll();
 
   it('kill -9 mid-chunk, then restart: all processed, only the killed chunk invoked twice', async () => {
     const topic = uniqueName('kill9');

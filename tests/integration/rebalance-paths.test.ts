@@ -4,10 +4,11 @@
  * nothing after it learned, and keeps heartbeating while its in-flight chunks finish, so a chunk
  * longer than the session timeout does not get it expired mid-rebalance.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SluiceEvents } from '../../framework/observe/events.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
-import { createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { createTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { cleanupAfterAll } from '../support/cleanup.ts';
 
 /** What a member does from now on (its first join is in the harness's `joins`). */
 interface Watched {
@@ -30,12 +31,7 @@ const twiceOf = (h: Harness) => {
 };
 
 describe('rebalance paths', () => {
-  const topics: string[] = [];
-  const harnesses: Harness[] = [];
-  afterAll(async () => {
-    await Promise.all(harnesses.map((h) => h.stop()));
-    await Promise.all(topics.map(deleteTopic));
-  });
+  const { topics, harnesses } = cleanupAfterAll();
   const setup = async (prefix: string, partitions: number, perPartition: number) => {
     const topic = uniqueName(prefix);
     topics.push(topic);

@@ -4,23 +4,14 @@
  * (not committed until something after it succeeds) maximumRetryAttempts was never reached,
  * and a poison record that times out could not be isolated inside one poll budget.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import type { FailurePolicy } from '../../framework/config/types.ts';
+import { describe, expect, it } from 'vitest';
 import { FAILURE_HEADERS } from '../../framework/failure/failed-record.ts';
-import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
-import { createTopic, deleteTopic, offsets, produce, readTopic, uniqueName, waitFor, withAdmin } from '../support/kafka.ts';
-
-const policy = (p: Partial<FailurePolicy>): FailurePolicy => ({
-  maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined, ...p,
-});
+import { failurePolicy as policy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
+import { createTopic, offsets, produce, readTopic, uniqueName, waitFor, withAdmin } from '../support/kafka.ts';
+import { cleanupAfterAll } from '../support/cleanup.ts';
 
 describe('failure state across refetches', () => {
-  const topics: string[] = [];
-  const harnesses: Harness[] = [];
-  afterAll(async () => {
-    await Promise.all(harnesses.map((h) => h.stop()));
-    await Promise.all(topics.map(deleteTopic));
-  });
+  const { topics, harnesses } = cleanupAfterAll();
   const setup = async (prefix: string, values: string[]) => {
     const topic = uniqueName(prefix);
     const failed = `${topic}-failed`;

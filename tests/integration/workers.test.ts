@@ -6,28 +6,18 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { FailurePolicy } from '../../framework/config/types.ts';
+import { describe, expect, it } from 'vitest';
 import { FAILURE_HEADERS } from '../../framework/failure/failed-record.ts';
 import type { SluiceEvents } from '../../framework/observe/events.ts';
 import { runCli, type CliProcess } from '../support/cli.ts';
-import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
-import { brokers, createTopic, deleteTopic, offsets, produce, readTopic, uniqueName, waitFor, withAdmin } from '../support/kafka.ts';
+import { failurePolicy as policy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
+import { brokers, createTopic, offsets, produce, readTopic, uniqueName, waitFor, withAdmin } from '../support/kafka.ts';
+import { cleanupAfterAll } from '../support/cleanup.ts';
 
-const policy = (p: Partial<FailurePolicy>): FailurePolicy => ({
-  maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined, ...p,
-});
 const scratch = () => mkdtempSync(join(tmpdir(), 'sluice-workers-'));
 
 describe('handler workers', () => {
-  const topics: string[] = [];
-  const harnesses: Harness[] = [];
-  const processes: CliProcess[] = [];
-  afterAll(async () => {
-    for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-    await Promise.all(harnesses.map((h) => h.stop()));
-    await Promise.all(topics.map(deleteTopic));
-  });
+  const { topics, harnesses, processes } = cleanupAfterAll();
   const withDestination = async (prefix: string) => {
     const topic = uniqueName(prefix);
     const failed = `${topic}-failed`;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SelfManagedKafkaEvent } from 'aws-lambda';
-import type { TriggerSpec } from '../../framework/config/types.ts';
+import type { FailurePolicy, TriggerSpec } from '../../framework/config/types.ts';
 import { createLocalInvoker } from '../../framework/invoke/local.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { runService, type RunningService } from '../../framework/poller/service-runner.ts';
@@ -35,6 +35,11 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+/** A failure policy: AWS's defaults (retry until expiry, nothing else) with `p` over them. */
+export const failurePolicy = (p: Partial<FailurePolicy> = {}): FailurePolicy => ({
+  maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined, ...p,
+});
+
 export interface RecorderOptions extends Partial<Omit<TriggerSpec, 'environment'>> {
   topic: string;
   env?: Record<string, string>;
@@ -61,7 +66,7 @@ export function recorderTrigger(o: RecorderOptions, recordFile: string): Trigger
     heartbeatIntervalMs: 3_000,
     concurrency: 4,
     maxConsumerRestarts: 8,
-    failure: { maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined },
+    failure: failurePolicy(),
     filterPatterns: [],
     path: 'functions.recorder.events[0].sluice',
     ...rest,
