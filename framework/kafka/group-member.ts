@@ -33,7 +33,7 @@ export interface PartitionBatch {
   readonly records: KafkaRecord[];
   /** Offset of the next record to be written to the partition. */
   readonly highWatermark: number;
-  /** When the fetch that returned these records completed (epoch ms): the poll-interval budget starts here. */
+  /** When the fetch that returned these records completed, or earlier, never later (epoch ms): the poll-interval budget starts here. */
   readonly fetchedAt: number;
   /**
    * Keeps the session alive (sent when due: at most one a heartbeatIntervalMs, also while a
@@ -97,10 +97,20 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   // kafkajs throttles heartbeats only after a success; this bounds the attempts while a
   // rebalance answers every one with an error (one per interval for the member, not per chunk).
   let lastHeartbeatAttempt = 0;
-  let lastFetchAt = Date.now();
+  // kafkajs runs one fetch loop per broker and fetches again only once every batch of the last
+  // fetch was processed, so a batch in hand comes from its broker's latest fetch. Which broker is
+  // not told: the oldest latest fetch is a time no batch in hand was fetched before. (A broker
+  // whose last fetch is older than the poll interval has no batch in hand: the budget ends
+  // every batch before that; its entry is left out, so a broker gone for good cannot stall it.)
+  const lastFetchAt = new Map<number, number>();
+  const fetchedAt = () => {
+    const now = Date.now();
+    const recent = [...lastFetchAt.values()].filter((t) => now - t < o.rebalanceTimeoutMs);
+    return recent.length === 0 ? now : Math.min(...recent);
+  };
 
-  consumer.on(consumer.events.FETCH, () => {
-    lastFetchAt = Date.now();
+  consumer.on(consumer.events.FETCH, ({ payload }) => {
+    lastFetchAt.set(payload.nodeId, Date.now());
   });
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
     state.joined(payload.memberId, payload.memberAssignment);
@@ -132,7 +142,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       partition,
       records: p.batch.messages.map((m) => toKafkaRecord(topic, partition, m)),
       highWatermark: Number(p.batch.highWatermark),
-      fetchedAt: lastFetchAt,
+      fetchedAt: fetchedAt(),
       heartbeat: async () => {
         if (crashed) return;
         if (state.rebalance && Date.now() - lastHeartbeatAttempt < o.heartbeatIntervalMs) return;
