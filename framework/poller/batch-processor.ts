@@ -20,6 +20,9 @@ import type { Delivery } from './delivery.ts';
 import { settle } from './settle.ts';
 import { rememberItems, type RememberedItem, type WorkItem } from './work-plan.ts';
 
+/** Waits before trying again a function that was not reached (throttled, unreachable): short, so it resumes soon after it answers. */
+const NOT_INVOKED_BACKOFF = { baseMs: 500, capMs: 5_000 };
+
 export interface BatchProcessorOptions {
   trigger: TriggerSpec;
   maxPollIntervalMs: number;
@@ -87,7 +90,7 @@ export class BatchProcessor {
         // The function never ran: wait and try again, without spending an attempt of the policy.
         item.unreached = (item.unreached ?? 0) + 1;
         item.remembered = true;
-        const delayMs = retryDelayMs(item.unreached);
+        const delayMs = retryDelayMs(item.unreached, NOT_INVOKED_BACKOFF);
         const { offset } = item.records[0]!;
         this.o.logger.warn('the function was not reached; retrying without spending an attempt, the partition waits', {
           partition: batch.partition, offset, inARow: item.unreached, retryInMs: delayMs, error: `${result.error.name}: ${result.error.message}`,
