@@ -86,10 +86,6 @@ export class HandlerWorker {
     return !this.dead && this.pending === undefined;
   }
 
-  get isLoaded(): boolean {
-    return this.loaded;
-  }
-
   /** May be called before the module loaded: the message waits in the worker's queue, the deadline runs from now. */
   invoke(request: InvokeRequest, requestId: string): Promise<InvokeResult> {
     const { timeoutMs } = request;

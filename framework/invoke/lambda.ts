@@ -11,7 +11,7 @@
  */
 import { GetFunctionCommand, InvokeCommand, LambdaClient, type LambdaClientConfig } from '@aws-sdk/client-lambda';
 import { SluiceError } from '../errors.ts';
-import { retryDelayMs, type BackoffOptions } from '../failure/backoff.ts';
+import { retryCeilingMs, retryDelayMs, type BackoffOptions } from '../failure/backoff.ts';
 import type { Logger } from '../observe/logger.ts';
 import { classifyCheck, classifyThrown, describe, resultFromResponse, type FailureContext } from './lambda-result.ts';
 import { buildEvent } from '../event/build-event.ts';
@@ -62,7 +62,7 @@ export function createLambdaInvoker(o: LambdaInvokerOptions): Invoker {
   const graceMs = o.responseGraceMs ?? 5_000;
   // Past the function's timeout: the grace for its answer, and the throttle backoffs at their longest.
   let overheadMs = graceMs;
-  for (let r = 1; r <= maxThrottleRetries; r++) overheadMs += Math.min(backoff.capMs, backoff.baseMs * 2 ** (r - 1));
+  for (let r = 1; r <= maxThrottleRetries; r++) overheadMs += retryCeilingMs(r, backoff);
   const where = endpoint ?? 'AWS';
 
   const lambdaNameOf = (functionKey: string): string => {

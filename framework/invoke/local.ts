@@ -78,8 +78,14 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
       const runtime = runtimes.get(request.functionName);
       if (!runtime) throw new SluiceError('HANDLER_NOT_FOUND', `No function "${request.functionName}" was prepared.`);
       const pool = poolOf(request.functionName);
-      let worker = [...pool].find((w) => w.usable);
-      if (worker) pool.delete(worker);
+      let worker: HandlerWorker | undefined;
+      for (const w of pool) {
+        pool.delete(w); // one that died before its exit was seen is dropped here
+        if (w.usable) {
+          worker = w;
+          break;
+        }
+      }
       // A fresh worker's load counts against this invocation's timeout (HandlerWorker.invoke).
       worker ??= spawn(runtime);
       try {

@@ -150,11 +150,10 @@ export class BatchProcessor {
     return false;
   }
 
-  /** `worstCaseMs`: what the next step may take at most (default: an invocation, the function's timeout plus the invoker's overhead). */
-  private fitsBudget(batch: PartitionBatch, item: WorkItem, worstCaseMs = this.o.trigger.timeoutMs + this.o.invokerOverheadMs): boolean {
+  /** `timeoutMs`: what the next step may take at most (default: an invocation, the function's timeout plus the invoker's overhead). */
+  private fitsBudget(batch: PartitionBatch, item: WorkItem, timeoutMs = this.o.trigger.timeoutMs + this.o.invokerOverheadMs): boolean {
     const now = Date.now();
     const { functionName } = this.o.trigger;
-    const timeoutMs = worstCaseMs;
     if (chunkFitsBudget({ fetchedAt: batch.fetchedAt, now, timeoutMs, maxPollIntervalMs: this.o.maxPollIntervalMs })) return true;
     const nextOffset = item.records[0]!.offset;
     this.o.events.emit('poller.budget_exhausted', { functionName, topic: batch.topic, partition: batch.partition, nextOffset, elapsedMs: now - batch.fetchedAt, timeoutMs, maxPollIntervalMs: this.o.maxPollIntervalMs });
