@@ -22,6 +22,7 @@ import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { KafkaRecord } from '../event/record.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
+import { evictMember } from './evict-member.ts';
 import { GroupState, isRebalance } from './group-state.ts';
 import { toKafkaRecord } from './records.ts';
 
@@ -69,12 +70,19 @@ export interface GroupMemberOptions {
   onCrash(error: Error): void;
   /** A batch was processed to its end (the member is doing useful work). */
   onProgress?(): void;
+  /**
+   * The member id of this trigger's previous member, stopped and finished: left for it before
+   * joining, in case it could not leave itself (its broker was down).
+   */
+  replaces?: string;
 }
 
 export interface GroupMember {
   start(): Promise<void>;
   /** Lets in-flight batches finish, then leaves the group (after a crash: waits for the batches kafkajs left running). */
   stop(): Promise<void>;
+  /** The id this member last joined with, if it ever joined. */
+  memberId(): string | undefined;
 }
 
 export function createGroupMember(o: GroupMemberOptions): GroupMember {
@@ -191,6 +199,10 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   return {
     async start() {
       await consumer.connect();
+      if (o.replaces) {
+        const outcome = await evictMember(o.kafka, o.groupId, o.replaces, o.sessionTimeoutMs, o.logger);
+        if (outcome === 'evicted') o.logger.info('left the group for the previous member, which could not leave itself', { groupId: o.groupId, memberId: o.replaces });
+      }
       await consumer.subscribe({ topics: [o.topic], fromBeginning: o.fromBeginning });
       await consumer.run({
         autoCommit: false,
@@ -206,5 +218,6 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       // After a crash kafkajs has already left; a batch it had handed over may still be running.
       await Promise.allSettled([...inFlight]);
     },
+    memberId: () => state.memberId || undefined,
   };
 }

@@ -12,7 +12,7 @@ import { Supervisor, type MemberHooks } from './supervisor.ts';
 const trigger = { functionName: 'orders', consumerGroupId: 'g', topic: 'orders', path: 'functions.orders.events[0].sluice', maxConsumerRestarts: 2, sessionTimeoutMs: 10_000 };
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
-function harness(o: { maxConsumerRestarts?: number; failStart?: (n: number) => boolean } = {}) {
+function harness(o: { maxConsumerRestarts?: number; failStart?: (n: number) => boolean; joins?: (n: number) => boolean } = {}) {
   const log: string[] = [];
   const hooks: MemberHooks[] = [];
   const giveUps: SluiceError[] = [];
@@ -34,6 +34,7 @@ function harness(o: { maxConsumerRestarts?: number; failStart?: (n: number) => b
           await tick(5);
           log.push(`stop ${n}`);
         },
+        memberId: () => (o.joins?.(n) ?? true ? `member-${n}` : undefined),
       };
     },
   });
@@ -49,6 +50,17 @@ describe('Supervisor', () => {
     expect(h.log).toEqual(['create 1', 'start 1', 'stop 1', 'create 2', 'start 2']);
     await h.supervisor.stop();
     expect(h.log.at(-1)).toBe('stop 2');
+  });
+
+  it('a new member replaces the last one that joined: a start that failed passes the id on', async () => {
+    const h = harness({ maxConsumerRestarts: 5, joins: (n) => n !== 2 });
+    await h.supervisor.start();
+    for (const n of [1, 2, 3]) {
+      h.crash(n);
+      await tick(60);
+    }
+    expect(h.hooks.map((x) => x.replaces)).toEqual([undefined, 'member-1', 'member-1', 'member-3']);
+    await h.supervisor.stop();
   });
 
   it('gives up once after maxConsumerRestarts stops in a row, naming the trigger and the last cause', async () => {

@@ -19,6 +19,8 @@ export const RESTART_BACKOFF: BackoffOptions = { baseMs: 1_000, capMs: 30_000 };
 export interface MemberHooks {
   onCrash(error: Error): void;
   onProgress(): void;
+  /** The previous member's id: the new member leaves the group for it before joining. */
+  replaces?: string;
 }
 
 export interface SupervisorOptions {
@@ -38,6 +40,8 @@ export class Supervisor {
   private member: GroupMember | undefined;
   private readonly stopped = new WeakSet<GroupMember>();
   private consecutive = 0;
+  /** The id of the last member that joined and has stopped: the next one leaves for it, should it not have left itself. */
+  private lastMemberId: string | undefined;
   private restarts = 0;
   private stopping = false;
   private restarting: Promise<void> | undefined;
@@ -62,12 +66,13 @@ export class Supervisor {
     await this.member?.stop();
   }
 
-  private spawn(): GroupMember {
+  private spawn(replaces?: string): GroupMember {
     const member: GroupMember = this.o.createMember({
       onCrash: (error) => this.crashed(member, error),
       onProgress: () => {
         if (member === this.member) this.consecutive = 0;
       },
+      ...(replaces ? { replaces } : {}),
     });
     this.member = member;
     clearTimeout(this.stableTimer);
@@ -113,12 +118,14 @@ export class Supervisor {
     // The old member's in-flight batches end first: a new member must not get a partition while
     // a chunk of it still runs here.
     await old.stop().catch((e: unknown) => this.o.logger.warn('the stopped consumer did not disconnect cleanly', { error: e }));
+    // A member whose start failed never joined: the group still holds the last one that did.
+    this.lastMemberId = old.memberId() ?? this.lastMemberId;
     await new Promise<void>((resolve) => {
       this.wait = { timer: setTimeout(resolve, delayMs), resolve };
     });
     this.wait = undefined;
     if (this.stopping) return;
-    const next = this.spawn();
+    const next = this.spawn(this.lastMemberId);
     try {
       await next.start();
     } catch (e) {

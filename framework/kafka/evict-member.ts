@@ -1,0 +1,72 @@
+/**
+ * Removes a member this process had, and no longer runs, from its group: what the member's own
+ * LeaveGroup would have done had the coordinator been reachable when it stopped.
+ *
+ * Why: a consumer that crashes while its broker is down cannot leave. The coordinator restores
+ * the group with that member in it, and the replacement's join then waits until the old
+ * member's session expires (a whole session timeout) before anything is assigned. Leaving on
+ * its behalf first lets the replacement's join complete at once. The caller guarantees the old
+ * member's batches have ended, so nothing of it still runs.
+ *
+ * kafkajs 2.2.4 (pinned) sends LeaveGroup only for the consumer's own member and exposes no
+ * cluster handle; this uses the client's private cluster factory, looked up by its symbol's
+ * name. Should that change, eviction is skipped with a warning and the group waits out the
+ * session as before (slower, never wrong).
+ */
+import type { Kafka } from 'kafkajs';
+import type { Logger } from '../observe/logger.ts';
+
+interface Coordinator {
+  leaveGroup(request: { groupId: string; memberId: string }): Promise<unknown>;
+}
+interface Cluster {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  findGroupCoordinator(request: { groupId: string }): Promise<Coordinator>;
+}
+type ClusterFactory = (options: Record<string, unknown>) => Cluster;
+
+const FACTORY = 'private:Kafka:createCluster';
+const RETRY_MS = 250;
+
+export type Eviction = 'evicted' | 'already-gone' | 'skipped';
+
+/** Best effort within `withinMs` (past the member's session the coordinator expires it anyway). */
+export async function evictMember(kafka: Kafka, groupId: string, memberId: string, withinMs: number, logger: Logger): Promise<Eviction> {
+  const symbol = Object.getOwnPropertySymbols(kafka).find((s) => s.description === FACTORY);
+  const factory = symbol && (kafka as unknown as Record<symbol, unknown>)[symbol];
+  if (typeof factory !== 'function') {
+    logger.warn('cannot leave the group for the stopped member (kafkajs changed); the group waits out its session', { groupId, memberId });
+    return 'skipped';
+  }
+  const cluster = (factory as ClusterFactory)({});
+  const deadline = Date.now() + withinMs;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${withinMs} ms`)), withinMs);
+  });
+  const leave = async (): Promise<Eviction> => {
+    await cluster.connect();
+    for (;;) {
+      try {
+        const coordinator = await cluster.findGroupCoordinator({ groupId });
+        await coordinator.leaveGroup({ groupId, memberId });
+        return 'evicted';
+      } catch (e) {
+        if ((e as { type?: string }).type === 'UNKNOWN_MEMBER_ID') return 'already-gone';
+        // The coordinator may still be loading the group after its broker came back.
+        if (Date.now() + RETRY_MS >= deadline) throw e;
+        await new Promise((r) => setTimeout(r, RETRY_MS));
+      }
+    }
+  };
+  try {
+    return await Promise.race([leave(), timedOut]);
+  } catch (e) {
+    logger.debug('could not leave the group for the stopped member; the group waits out its session', { groupId, memberId, error: e });
+    return 'skipped';
+  } finally {
+    clearTimeout(timer);
+    await cluster.disconnect().catch(() => undefined);
+  }
+}
