@@ -4,8 +4,7 @@
  * The JVM runs detached in its own process group, so it outlives the process that started it
  * until someone calls stop() / stopBroker() / `tsx infra/kafka/cli.ts stop`.
  */
-import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import {
   type BrokerState, type InstancePaths, type ResolvedBrokerConfig,
 } from './config.ts';
 import { isOurBroker, isAlive, stopProcessGroup } from './process.ts';
+import { spawnKafka } from './jvm.ts';
 import { isPortFree, probeMetadata, waitReady } from './probe.ts';
 import { logTails } from './logs.ts';
 import { clearRecordedBroker, readRecordedBroker, writeRecordedBroker } from './state.ts';
@@ -155,38 +155,22 @@ async function startNew(cfg: ResolvedBrokerConfig, paths: InstancePaths, freshDa
   }
 
   const started = Date.now();
-  const out = openSync(paths.outFile, 'w');
-  let exited: string | undefined;
-  let pid: number | undefined;
-  try {
-    const child = spawn(java, [
-      '-Xms256m', '-Xmx1g', '-XX:+UseG1GC', '-Djava.awt.headless=true',
-      `-Dlog4j2.configurationFile=${paths.log4jProperties}`,
-      '-cp', path.join(LIB_DIR, '*'), 'kafka.Kafka', paths.serverProperties,
-    ], { cwd: cfg.instanceDir, detached: true, stdio: ['ignore', out, out] });
-    child.once('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
-    child.once('error', (err) => (exited = `could not be spawned: ${err.message}`));
-    child.unref();
-    pid = child.pid;
-  } finally {
-    closeSync(out);
-  }
-  if (pid === undefined) throw new Error(`Could not spawn ${java} for Kafka; check JAVA_HOME and PATH.`);
+  const node = spawnKafka({ java, libDir: LIB_DIR, paths, cwd: cfg.instanceDir, heap: ['256m', '1g'] });
+  const { pid } = node;
   const bootstrap = `127.0.0.1:${cfg.port}`;
-  const brokerPid = pid;
   await writeRecordedBroker(paths, {
     pid, bootstrap, port: cfg.port, controllerPort: cfg.controllerPort, kafkaVersion: KAFKA_VERSION, startedAt: new Date(started).toISOString(),
   });
 
-  const ready = await waitReady(bootstrap, cfg.startTimeoutMs, started, () => exited === undefined && isAlive(brokerPid));
+  const ready = await waitReady(bootstrap, cfg.startTimeoutMs, started, () => node.exited() === undefined && isAlive(pid));
   if (!ready.ok) {
-    const reason = exited ?? ready.reason;
-    await stopAndForget(brokerPid, paths, () => {}, 5_000);
+    const reason = node.exited() ?? ready.reason;
+    await stopAndForget(pid, paths, () => {}, 5_000);
     throw new SluiceError('KAFKA_START_FAILED', `Kafka ${KAFKA_VERSION} did not start at ${bootstrap}: ${reason}.\n${await logTails(paths)}`);
   }
   log(`Kafka ${KAFKA_VERSION} ready at ${bootstrap} in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${pid}, logs ${paths.logFile}).`);
   let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => (stopping ??= stopAndForget(brokerPid, paths, log));
+  const stop = (): Promise<void> => (stopping ??= stopAndForget(pid, paths, log));
   return { bootstrap, startedHere: true, logFile: paths.logFile, pid, stop };
 }
 

@@ -53,6 +53,23 @@ describe('renderServerProperties', () => {
   });
 });
 
+describe('renderServerProperties for a node of a cluster', () => {
+  const voters = [1, 2, 3].map((nodeId) => ({ nodeId, controllerPort: 39500 + nodeId * 2 + 1 }));
+  const text = renderServerProperties({ port: 39504, controllerPort: 39505, dataDir: '/d', cluster: { nodeId: 2, voters } });
+  const props = new Map(text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('=', 2) as [string, string]));
+
+  it('names its id and every voter (a static quorum), replicates three ways and acknowledges with two', () => {
+    expect(props.get('node.id')).toBe('2');
+    expect(props.get('controller.quorum.voters')).toBe('1@127.0.0.1:39503,2@127.0.0.1:39505,3@127.0.0.1:39507');
+    expect(props.has('controller.quorum.bootstrap.servers')).toBe(false);
+    expect(props.get('listeners')).toBe('PLAINTEXT://127.0.0.1:39504,CONTROLLER://127.0.0.1:39505');
+    expect(props.get('default.replication.factor')).toBe('3');
+    expect(props.get('min.insync.replicas')).toBe('2');
+    expect(props.get('offsets.topic.replication.factor')).toBe('3');
+    expect(props.get('unclean.leader.election.enable')).toBe('false');
+  });
+});
+
 it('renderLog4jProperties sends everything to the instance log file', () => {
   const text = renderLog4jProperties('/i/server.log');
   expect(text).toContain('appender.file.fileName = /i/server.log');

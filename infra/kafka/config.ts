@@ -84,11 +84,48 @@ export function instancePaths(instanceDir: string): InstancePaths {
   };
 }
 
-export function renderServerProperties(p: { port: number; controllerPort: number; dataDir: string; sasl?: SaslListener }): string {
+/** One node of a local cluster (cluster.ts): its id and every controller's port (static quorum). */
+export interface ClusterMember {
+  nodeId: number;
+  voters: Array<{ nodeId: number; controllerPort: number }>;
+}
+
+/**
+ * A node of a three-node cluster replicates everything three ways and acknowledges with two
+ * (what production clusters run), and keeps its threads few so three JVMs fit on two cores.
+ */
+const CLUSTER_SETTINGS: Array<[string, string | number | boolean]> = [
+  ['default.replication.factor', 3],
+  ['min.insync.replicas', 2],
+  ['offsets.topic.replication.factor', 3],
+  ['offsets.topic.num.partitions', 12],
+  ['transaction.state.log.replication.factor', 3],
+  ['transaction.state.log.min.isr', 2],
+  ['share.coordinator.state.topic.replication.factor', 3],
+  ['share.coordinator.state.topic.min.isr', 2],
+  ['num.network.threads', 2],
+  ['num.io.threads', 2],
+  ['background.threads', 2],
+  ['num.replica.fetchers', 1],
+  ['log.cleaner.threads', 1],
+  ['unclean.leader.election.enable', false],
+];
+
+export function renderServerProperties(p: { port: number; controllerPort: number; dataDir: string; sasl?: SaslListener; cluster?: ClusterMember }): string {
+  const quorum: [string, string] = p.cluster
+    ? ['controller.quorum.voters', p.cluster.voters.map((v) => `${v.nodeId}@127.0.0.1:${v.controllerPort}`).join(',')]
+    : ['controller.quorum.bootstrap.servers', `127.0.0.1:${p.controllerPort}`];
+  const single: Array<[string, string | number | boolean]> = [
+    ['offsets.topic.replication.factor', 1],
+    ['transaction.state.log.replication.factor', 1],
+    ['transaction.state.log.min.isr', 1],
+    ['share.coordinator.state.topic.replication.factor', 1],
+    ['share.coordinator.state.topic.min.isr', 1],
+  ];
   const base: Array<[string, string | number | boolean]> = [
     ['process.roles', 'broker,controller'],
-    ['node.id', 1],
-    ['controller.quorum.bootstrap.servers', `127.0.0.1:${p.controllerPort}`],
+    ['node.id', p.cluster?.nodeId ?? 1],
+    quorum,
     ['listeners', `PLAINTEXT://127.0.0.1:${p.port},CONTROLLER://127.0.0.1:${p.controllerPort}`],
     ['advertised.listeners', `PLAINTEXT://127.0.0.1:${p.port}`],
     ['controller.listener.names', 'CONTROLLER'],
@@ -97,11 +134,7 @@ export function renderServerProperties(p: { port: number; controllerPort: number
     ['log.dirs', toPropertiesPath(p.dataDir)],
     ['num.partitions', 1],
     ['auto.create.topics.enable', false],
-    ['offsets.topic.replication.factor', 1],
-    ['transaction.state.log.replication.factor', 1],
-    ['transaction.state.log.min.isr', 1],
-    ['share.coordinator.state.topic.replication.factor', 1],
-    ['share.coordinator.state.topic.min.isr', 1],
+    ...(p.cluster ? CLUSTER_SETTINGS : single),
     // After an unclean exit (kill -9) the restarted node waits out its own old registration:
     // keep that wait at 4 s instead of the default 9 s.
     ['broker.session.timeout.ms', 4000],

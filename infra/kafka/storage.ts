@@ -20,9 +20,13 @@ export function newClusterId(): string {
   throw new Error('could not generate a Kafka cluster id in 100 attempts'); // p(fail) = (1/64)^100
 }
 
-/** `extraArgs`: more `format` options, e.g. `--add-scram …` (sasl.ts). */
-export async function formatStorage(p: { java: string; libDir: string; serverProperties: string; log4jProperties: string; extraArgs?: string[] }): Promise<string> {
-  const clusterId = newClusterId();
+/**
+ * `extraArgs`: more `format` options, e.g. `--add-scram …` (sasl.ts). A single node formats
+ * itself as a standalone dynamic quorum; a cluster's nodes share `clusterId` and name their
+ * voters in server.properties (static quorum), so they format without `--standalone`.
+ */
+export async function formatStorage(p: { java: string; libDir: string; serverProperties: string; log4jProperties: string; extraArgs?: string[]; clusterId?: string }): Promise<string> {
+  const clusterId = p.clusterId ?? newClusterId();
   const args = [
     `-Dlog4j2.configurationFile=${p.log4jProperties}`,
     '-cp',
@@ -33,7 +37,7 @@ export async function formatStorage(p: { java: string; libDir: string; serverPro
     clusterId,
     '-c',
     p.serverProperties,
-    '--standalone',
+    ...(p.clusterId ? [] : ['--standalone']),
     ...(p.extraArgs ?? []),
   ];
   const result = await runCapture(p.java, args, { timeoutMs: 120_000 });
