@@ -8,38 +8,25 @@
  * its behalf first lets the replacement's join complete at once. The caller guarantees the old
  * member's batches have ended, so nothing of it still runs.
  *
- * kafkajs 2.2.4 (pinned) sends LeaveGroup only for the consumer's own member and exposes no
- * cluster handle; this uses the client's private cluster factory, looked up by its symbol's
- * name. Should that change, eviction is skipped with a warning and the group waits out the
- * session as before (slower, never wrong).
+ * kafkajs sends LeaveGroup only for a consumer's own member, so this goes through its private
+ * cluster (private-cluster.ts). Should that be gone, eviction is skipped with a warning and the
+ * group waits out the session as before (slower, never wrong).
  */
 import type { Kafka } from 'kafkajs';
 import type { Logger } from '../observe/logger.ts';
+import { privateCluster } from './private-cluster.ts';
 
-interface Coordinator {
-  leaveGroup(request: { groupId: string; memberId: string }): Promise<unknown>;
-}
-interface Cluster {
-  connect(): Promise<void>;
-  disconnect(): Promise<void>;
-  findGroupCoordinator(request: { groupId: string }): Promise<Coordinator>;
-}
-type ClusterFactory = (options: Record<string, unknown>) => Cluster;
-
-const FACTORY = 'private:Kafka:createCluster';
 const RETRY_MS = 250;
 
 export type Eviction = 'evicted' | 'already-gone' | 'skipped';
 
 /** Best effort within `withinMs` (past the member's session the coordinator expires it anyway). */
 export async function evictMember(kafka: Kafka, groupId: string, memberId: string, withinMs: number, logger: Logger): Promise<Eviction> {
-  const symbol = Object.getOwnPropertySymbols(kafka).find((s) => s.description === FACTORY);
-  const factory = symbol && (kafka as unknown as Record<symbol, unknown>)[symbol];
-  if (typeof factory !== 'function') {
+  const cluster = privateCluster(kafka);
+  if (!cluster) {
     logger.warn('cannot leave the group for the stopped member (kafkajs changed); the group waits out its session', { groupId, memberId });
     return 'skipped';
   }
-  const cluster = (factory as ClusterFactory)({});
   const deadline = Date.now() + withinMs;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
