@@ -22,9 +22,9 @@ import { saslListener, scramFormatArgs, type SaslListener, type SaslUser } from 
 import { formatStorage, isFormatted } from './storage.ts';
 import { checkJava, ensureJars } from './toolchain.ts';
 
-const KAFKA_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const KAFKA_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(KAFKA_DIR, '..', '..');
-const LIB_DIR = path.join(KAFKA_DIR, 'lib');
+export const LIB_DIR = path.join(KAFKA_DIR, 'lib');
 const STOP_GRACE_MS = 30_000;
 
 export const KAFKA_VERSION: string = parseKafkaVersion(readFileSync(path.join(KAFKA_DIR, 'pom.xml'), 'utf8'));
