@@ -106,6 +106,11 @@ export class ClusterAdmin {
     return topics.filter((t) => !existing.has(t));
   }
 
+  /** Raises a topic's partition count to `count` (Kafka never lowers it). */
+  async createPartitions(topic: string, count: number): Promise<void> {
+    await this.admin.createPartitions({ topicPartitions: [{ topic, count }] });
+  }
+
   async deleteTopics(topics: string[]): Promise<void> {
     await this.admin.deleteTopics({ topics });
   }

@@ -85,6 +85,14 @@ export interface GroupMember {
   memberId(): string | undefined;
 }
 
+/** Handed to kafkajs after the in-flight chunks, as a rebalance: it rejoins, finding the coordinator anew. */
+function coordinatorLost(cause: Error): Error {
+  return Object.assign(new Error(`a commit failed (${cause.message}); rejoining the group, which finds its coordinator again`, { cause }), { type: 'NOT_COORDINATOR_FOR_GROUP' });
+}
+
+/** How soon new partitions of a topic are consumed. */
+export const METADATA_MAX_AGE_MS = 30_000;
+
 export function createGroupMember(o: GroupMemberOptions): GroupMember {
   const consumer: Consumer = o.kafka.consumer({
     groupId: o.groupId,
@@ -95,6 +103,10 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     minBytes: o.minBytes,
     maxBytesPerPartition: o.maxBytesPerPartition,
     allowAutoTopicCreation: false,
+    // kafkajs learns of partitions added to the topic only from a metadata refresh (default
+    // every 5 min); a rejoin then assigns them. Existing partitions keep their owner (the
+    // round-robin assignment of an unchanged membership does not move them).
+    metadataMaxAge: METADATA_MAX_AGE_MS,
     // kafkajs's own retries of a failing fetch loop stay; restarting after them is the supervisor's.
     retry: { retries: 5, restartOnFailure: async () => false },
   });
@@ -170,7 +182,11 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           await p.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(nextOffset) }] }] });
           return { ok: true };
         } catch (e) {
-          if (isRebalance(e)) state.rebalancing(e as Error, `commit of ${topic}-${partition}`, generation);
+          // Any other failure means the coordinator is gone or not answering, and kafkajs keeps
+          // sending commits to it until the member rejoins: rejoin (which finds the coordinator
+          // again) instead of processing more records whose commits would fail too.
+          const rejoin = isRebalance(e) ? (e as Error) : coordinatorLost(e as Error);
+          state.rebalancing(rejoin, `commit of ${topic}-${partition}`, generation);
           return { ok: false, reason: 'refused', error: e as Error };
         }
       },
