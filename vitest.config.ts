@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * One runner, three tiers. Unit tests sit beside the pure modules in framework/;
+ * One runner, four tiers. Unit tests sit beside the pure modules in framework/;
  * integration and end-to-end tests talk to a real Apache Kafka that tests/global-setup.ts
- * starts (or the cluster named by KAFKA_BROKERS).
+ * starts (or the cluster named by KAFKA_BROKERS); the fault tier hurts the nodes of a local
+ * three-node cluster that tests/faults/support/cluster-setup.ts starts. `npm test` runs the
+ * fault tier after the others (`npm run test:faults` alone), so the two never share the cores.
  */
 export default defineConfig({
   test: {
@@ -11,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['framework/**/*.test.ts', 'infra/**/*.test.ts'],
+          include: ['framework/**/*.test.ts', 'infra/**/*.test.ts', 'tests/faults/support/*.test.ts'],
         },
       },
       {
@@ -22,6 +24,16 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 120_000,
           // Tests share one broker and this machine has two cores: run files one at a time.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'faults',
+          include: ['tests/faults/*.test.ts'],
+          globalSetup: ['tests/faults/support/cluster-setup.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
         },
       },

@@ -1,0 +1,18 @@
+/**
+ * Starts the fault tier's three-node cluster (fresh data, `.sluice/kafka-faults`, ports
+ * 39500-39505) once for the tier, and stops it at the end. Each test file takes a handle of its
+ * own with `faultCluster()`, which reuses the running nodes and restarts any a previous file
+ * left down. `inject('kafkaBrokers')` names all three nodes.
+ */
+import type { TestProject } from 'vitest/node';
+import { ensureCluster } from '../../../infra/kafka/cluster.ts';
+import { FAULT_CLUSTER } from './cluster.ts';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const started = Date.now();
+  const cluster = await ensureCluster({ ...FAULT_CLUSTER, freshData: true, log: (l) => console.log(`[kafka-faults] ${l}`) });
+  // The shared test helpers (topics, offsets, the recorder harness) then talk to the cluster.
+  project.provide('kafkaBrokers', cluster.bootstrap.join(','));
+  console.log(`[kafka-faults] three nodes healthy in ${((Date.now() - started) / 1000).toFixed(1)} s: ${cluster.bootstrap.join(',')}`);
+  return () => cluster.stopAll();
+}

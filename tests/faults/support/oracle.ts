@@ -1,0 +1,145 @@
+/**
+ * Pure: from what the handler recorded (each invocation's member, start, end and records) and
+ * what each member's poller reported (commits, refused commits, consumer stops), the figures a
+ * fault test asserts: records lost, duplicate invocations each with its cause, and every
+ * interval in which two members were inside invocations of the same partition.
+ */
+export interface Invocation {
+  id: string;
+  member: string;
+  start: number;
+  /** Undefined when the invocation never ended (its process stopped under it). */
+  end?: number;
+  records: Array<[partition: number, offset: number, value: string]>;
+}
+
+export interface PollerEvent {
+  member: string;
+  at: number;
+  name: 'poller.commit' | 'poller.commit_refused' | 'group.crash' | 'trigger.consumer_stopped' | 'group.join';
+  partition?: number;
+  offset?: number;
+  reason?: string;
+}
+
+export interface Overlap {
+  partition: number;
+  a: { member: string; start: number; end?: number };
+  b: { member: string; start: number; end?: number };
+}
+
+export interface Figures {
+  produced: number;
+  /** Distinct records in an invocation that ended. */
+  processed: number;
+  lost: string[];
+  /** Invocations of a record beyond its first. */
+  duplicates: number;
+  causes: Record<string, number>;
+  /** Each re-invocation no recorded event explains: `partition:offset` with what was seen. */
+  unexplained: string[];
+  overlaps: Overlap[];
+  /** The longest time after `from` in which a partition saw no invocation start (before its last one). */
+  longestStallMs: number;
+}
+
+export const CAUSES = {
+  refused: 'commit refused',
+  notOwned: 'commit not sent: partition no longer owned',
+  stopped: 'consumer stopped before its commit',
+  unfinished: 'in flight when its process stopped',
+} as const;
+
+export function analyse(o: { logEnd: Map<number, number>; invocations: Invocation[]; events: PollerEvent[]; from?: number }): Figures {
+  const byRecord = new Map<string, Invocation[]>();
+  for (const inv of [...o.invocations].sort((a, b) => a.start - b.start)) {
+    for (const [p, off] of inv.records) {
+      const key = `${p}:${off}`;
+      const list = byRecord.get(key);
+      if (list) list.push(inv);
+      else byRecord.set(key, [inv]);
+    }
+  }
+  let produced = 0;
+  let processed = 0;
+  const lost: string[] = [];
+  for (const [p, end] of o.logEnd) {
+    for (let off = 0; off < end; off++) {
+      produced++;
+      if (byRecord.get(`${p}:${off}`)?.some((i) => i.end !== undefined)) processed++;
+      else lost.push(`${p}:${off}`);
+    }
+  }
+  const causes: Record<string, number> = {};
+  const unexplained: string[] = [];
+  let duplicates = 0;
+  for (const [key, list] of byRecord) {
+    const [p, off] = key.split(':').map(Number) as [number, number];
+    for (let i = 1; i < list.length; i++) {
+      duplicates++;
+      const cause = explain(list[i - 1]!, list[i]!, p, off, o.events);
+      if (cause.startsWith('unexplained')) unexplained.push(`${key} ${cause}`);
+      else causes[cause] = (causes[cause] ?? 0) + 1;
+    }
+  }
+  return { produced, processed, lost, duplicates, causes, unexplained, overlaps: overlaps(o.invocations), longestStallMs: longestStall(o.invocations, o.from ?? 0) };
+}
+
+/** Why `next` invoked the record (partition p, offset off) again after `prev` had. */
+function explain(prev: Invocation, next: Invocation, p: number, off: number, events: PollerEvent[]): string {
+  const mine = events.filter((e) => e.member === prev.member && e.at >= prev.start && e.at <= next.start);
+  const onPartition = mine.filter((e) => e.partition === p && (e.offset ?? -1) > off);
+  if (onPartition.some((e) => e.name === 'poller.commit')) return `unexplained: ${prev.member} committed past it, then ${next.member} invoked it again`;
+  const refused = onPartition.find((e) => e.name === 'poller.commit_refused');
+  if (refused) return refused.reason === 'not-owned' ? CAUSES.notOwned : CAUSES.refused;
+  if (mine.some((e) => e.name === 'group.crash' || e.name === 'trigger.consumer_stopped')) return CAUSES.stopped;
+  if (prev.end === undefined) return CAUSES.unfinished;
+  return `unexplained: ${prev.member} ended it at ${prev.end} and reported no commit for it before ${next.member} began at ${next.start}`;
+}
+
+function overlaps(invocations: Invocation[]): Overlap[] {
+  const found: Overlap[] = [];
+  const byPartition = new Map<number, Invocation[]>();
+  for (const inv of invocations) {
+    for (const p of new Set(inv.records.map(([partition]) => partition))) {
+      const list = byPartition.get(p);
+      if (list) list.push(inv);
+      else byPartition.set(p, [inv]);
+    }
+  }
+  for (const [partition, list] of byPartition) {
+    list.sort((a, b) => a.start - b.start);
+    for (let i = 0; i < list.length; i++) {
+      const a = list[i]!;
+      for (let j = i + 1; j < list.length && list[j]!.start < (a.end ?? Infinity); j++) {
+        const b = list[j]!;
+        if (b.member !== a.member) found.push({ partition, a: span(a), b: span(b) });
+      }
+    }
+  }
+  return found;
+}
+
+const span = (i: Invocation) => ({ member: i.member, start: i.start, ...(i.end !== undefined ? { end: i.end } : {}) });
+
+function longestStall(invocations: Invocation[], from: number): number {
+  const starts = new Map<number, number[]>();
+  for (const inv of invocations) {
+    for (const p of new Set(inv.records.map(([partition]) => partition))) {
+      const list = starts.get(p);
+      if (list) list.push(inv.start);
+      else starts.set(p, [inv.start]);
+    }
+  }
+  let longest = 0;
+  for (const list of starts.values()) {
+    list.sort((a, b) => a - b);
+    let previous = from;
+    for (const at of list) {
+      if (at < from) continue;
+      longest = Math.max(longest, at - previous);
+      previous = at;
+    }
+  }
+  return longest;
+}

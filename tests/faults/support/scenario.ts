@@ -1,0 +1,162 @@
+/**
+ * One fault scenario under load: a topic (RF 3) fed by librdkafka at a steady rate, members of
+ * one consumer group running the real poller with the timeline handler, the fault itself, then
+ * a drain until the group has committed the log end. Returns the oracle's figures with the
+ * producer's count and the group's final offsets, prints them on one line and appends them to
+ * `.sluice/faults/results.jsonl` (the README's "Faults survived" table is made from it).
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ClusterHandle } from '../../../infra/kafka/cluster.ts';
+import { startRecorder, type Harness } from '../../support/harness.ts';
+import { createTopic, deleteTopic, offsets, uniqueName, waitFor } from '../../support/kafka.ts';
+import { faultCluster } from './cluster.ts';
+import { analyse, type Figures, type Invocation, type PollerEvent } from './oracle.ts';
+
+const LOAD = fileURLToPath(new URL('./load.py', import.meta.url));
+const RESULTS = join(fileURLToPath(new URL('../../..', import.meta.url)), '.sluice', 'faults');
+
+export interface ScenarioOptions {
+  name: string;
+  partitions: number;
+  /** Records the producer writes, at `ratePerSecond`. */
+  records: number;
+  ratePerSecond: number;
+  members: number;
+  /** How long each invocation takes. */
+  handlerMs?: number;
+  sessionTimeoutMs?: number;
+  fault(ctx: FaultContext): Promise<void>;
+}
+
+export interface FaultContext {
+  cluster: ClusterHandle;
+  topic: string;
+  groupId: string;
+  /** Records that invocations have ended on so far (with repeats). */
+  processed(): number;
+  waitProcessed(n: number, timeoutMs?: number): Promise<void>;
+  addMember(): Promise<void>;
+  /** Stops the newest member cleanly (it leaves the group). */
+  removeMember(): Promise<void>;
+  /** Marks when the fault began: the stall is measured from here. */
+  began(): void;
+}
+
+export interface ScenarioResult extends Figures {
+  name: string;
+  acked: number;
+  producerFailed: number;
+  /** Partitions whose committed offset is not the log end after the drain. */
+  uncommitted: string[];
+  members: number;
+  seconds: number;
+}
+
+export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
+  const started = Date.now();
+  const cluster = await faultCluster();
+  const topic = uniqueName(`fault-${o.name}`);
+  const groupId = uniqueName('fault-group');
+  await createTopic(topic, o.partitions);
+  await cluster.waitHealthy([topic]);
+  const members: Harness[] = [];
+  const everyone: Harness[] = [];
+  const events: PollerEvent[] = [];
+  let memberCount = 0;
+  let faultAt = Date.now();
+
+  const addMember = async (): Promise<void> => {
+    const member = `m${++memberCount}`;
+    const h = await startRecorder({
+      topic, bootstrapServers: cluster.bootstrap, consumerGroupId: groupId, handler: 'functions/timeline.handler',
+      batchSize: 20, concurrency: o.partitions, sessionTimeoutMs: o.sessionTimeoutMs ?? 10_000, heartbeatIntervalMs: 1_000,
+      maxConsumerRestarts: 20, env: { MEMBER: member, SLEEP_MS: String(o.handlerMs ?? 20) },
+    });
+    const push = (name: PollerEvent['name']) => (payload: object) => {
+      const e = payload as { partition?: number; offset?: number; reason?: string };
+      events.push({ member, at: Date.now(), name, ...(e.partition !== undefined ? { partition: e.partition } : {}), ...(e.offset !== undefined ? { offset: e.offset } : {}), ...(e.reason ? { reason: e.reason } : {}) });
+    };
+    h.events.on('poller.commit', push('poller.commit'));
+    h.events.on('poller.commit_refused', push('poller.commit_refused'));
+    h.events.on('group.crash', push('group.crash'));
+    h.events.on('trigger.consumer_stopped', push('trigger.consumer_stopped'));
+    h.events.on('group.join', push('group.join'));
+    members.push(h);
+    everyone.push(h);
+  };
+  const invocations = (): Invocation[] => everyone.flatMap((h) => readTimeline(h.recordFile));
+  const processed = () => invocations().reduce((n, i) => n + (i.end === undefined ? 0 : i.records.length), 0);
+
+  try {
+    for (let i = 0; i < o.members; i++) await addMember();
+    const load = produceLoad(cluster.bootstrap, topic, o.records, o.ratePerSecond);
+    await waitFor('the first records processed', () => processed() >= Math.min(100, o.records / 10), 60_000);
+    await o.fault({
+      cluster, topic, groupId, processed, addMember,
+      waitProcessed: (n, timeoutMs = 120_000) => waitFor(`${n} records processed`, () => processed() >= n, timeoutMs, 250),
+      removeMember: async () => {
+        await members.pop()?.stop();
+      },
+      began: () => (faultAt = Date.now()),
+    });
+    const produced = await load;
+    await cluster.waitHealthy([topic], 120_000);
+    const drained = async () => (await offsets(groupId, topic)).every((p) => p.committed === p.logEnd);
+    await waitFor('the group to commit the log end', drained, 180_000, 500).catch(() => undefined);
+    const final = await offsets(groupId, topic);
+    const figures = analyse({ logEnd: new Map(final.map((p) => [p.partition, p.logEnd])), invocations: invocations(), events, from: faultAt });
+    const result: ScenarioResult = {
+      name: o.name, ...figures, acked: produced.acked, producerFailed: produced.failed,
+      uncommitted: final.filter((p) => p.committed !== p.logEnd).map((p) => `${p.partition}: committed ${p.committed}, log end ${p.logEnd}`),
+      members: memberCount, seconds: Math.round((Date.now() - started) / 1000),
+    };
+    report(result);
+    return result;
+  } finally {
+    await Promise.all(members.map((h) => h.stop().catch(() => undefined)));
+    await deleteTopic(topic);
+  }
+}
+
+function readTimeline(file: string): Invocation[] {
+  if (!existsSync(file)) return [];
+  const byId = new Map<string, Invocation>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line) as { kind: 'start' | 'end'; id: string; member: string; at: number; records: Invocation['records'] };
+    if (e.kind === 'start') byId.set(e.id, { id: e.id, member: e.member, start: e.at, records: e.records });
+    else byId.get(e.id)!.end = e.at;
+  }
+  return [...byId.values()];
+}
+
+async function produceLoad(bootstrap: string[], topic: string, count: number, rate: number): Promise<{ acked: number; failed: number }> {
+  const child = spawn('python3', [LOAD, bootstrap.join(','), topic, String(count), String(rate)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`the load producer exited ${code}: ${err.trim()}`);
+  const r = JSON.parse(out) as { acked: number; failed: unknown[] };
+  return { acked: r.acked, failed: r.failed.length };
+}
+
+function report(r: ScenarioResult): void {
+  const causes = Object.entries(r.causes).map(([c, n]) => `${n} ${c}`).join(', ') || 'none';
+  console.log(
+    `[fault:${r.name}] produced ${r.produced} (producer acked ${r.acked}, failed ${r.producerFailed}), processed ${r.processed}, lost ${r.lost.length}, ` +
+      `duplicates ${r.duplicates} (${causes}; unexplained ${r.unexplained.length}), overlaps ${r.overlaps.length}, longest stall ${(r.longestStallMs / 1000).toFixed(1)} s, ` +
+      `uncommitted ${r.uncommitted.length}, members ${r.members}, ${r.seconds} s`,
+  );
+  for (const u of r.unexplained.slice(0, 10)) console.log(`[fault:${r.name}] unexplained duplicate ${u}`);
+  for (const ov of r.overlaps.slice(0, 10)) console.log(`[fault:${r.name}] overlap on partition ${ov.partition}: ${JSON.stringify(ov.a)} and ${JSON.stringify(ov.b)}`);
+  mkdirSync(RESULTS, { recursive: true });
+  appendFileSync(join(RESULTS, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), ...r, lost: r.lost.slice(0, 50) }) + '\n');
+}
