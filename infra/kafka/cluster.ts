@@ -190,7 +190,9 @@ export async function ensureCluster(o: ClusterOptions = {}): Promise<ClusterHand
   };
   try {
     // Together: a node's broker waits for a controller quorum, which needs two of them up.
-    await Promise.all(nodes.map(launch));
+    const launched = await Promise.allSettled(nodes.map(launch));
+    const failed = launched.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     await handle.waitHealthy();
   } catch (e) {
     await handle.stopAll().catch(() => undefined);

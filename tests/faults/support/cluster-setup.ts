@@ -5,7 +5,7 @@
  * left down. `inject('kafkaBrokers')` names all three nodes.
  */
 import type { TestProject } from 'vitest/node';
-import { ensureCluster } from '../../../infra/kafka/cluster.ts';
+import { ensureCluster, stopCluster } from '../../../infra/kafka/cluster.ts';
 import { FAULT_CLUSTER } from './cluster.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -14,5 +14,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The shared test helpers (topics, offsets, the recorder harness) then talk to the cluster.
   project.provide('kafkaBrokers', cluster.bootstrap.join(','));
   console.log(`[kafka-faults] three nodes healthy in ${((Date.now() - started) / 1000).toFixed(1)} s: ${cluster.bootstrap.join(',')}`);
-  return () => cluster.stopAll();
+  // Whatever runs from the directory now: the files restart nodes with pids of their own.
+  return async () => {
+    await stopCluster({ instanceDir: FAULT_CLUSTER.instanceDir, basePort: FAULT_CLUSTER.basePort, log: (l) => console.log(`[kafka-faults] ${l}`) });
+  };
 }
