@@ -133,7 +133,7 @@ function readTimeline(file: string): Invocation[] {
   return [...byId.values()];
 }
 
-async function produceLoad(bootstrap: string[], topic: string, count: number, rate: number): Promise<{ acked: number; failed: number }> {
+export async function produceLoad(bootstrap: string[], topic: string, count: number, rate: number): Promise<{ acked: number; failed: number }> {
   const child = spawn('python3', [LOAD, bootstrap.join(','), topic, String(count), String(rate)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
