@@ -20,7 +20,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/regressions/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/global-setup.ts'],
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           // Tests share one broker and this machine has two cores: run files one at a time.
@@ -31,7 +31,7 @@ export default defineConfig({
         test: {
           name: 'faults',
           include: ['tests/faults/*.test.ts'],
-          globalSetup: ['tests/faults/support/cluster-setup.ts'],
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/faults/support/cluster-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -14,7 +14,8 @@ export type SluiceErrorCode =
   | 'WORKER_CRASHED'
   | 'TRIGGER_FAILED'
   | 'DESTINATION_RECORD_TOO_LARGE'
-  | 'HTTP_PORT_TAKEN';
+  | 'HTTP_PORT_TAKEN'
+  | 'PREREQUISITE_MISSING';
 
 export interface SluiceErrorOptions {
   retriable?: boolean;

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, runCli } from '../support/cli.ts';
 import { brokers, createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { python } from '../support/python.ts';
 
 const OSLS = join(REPO, 'node_modules', 'osls', 'bin', 'serverless.js');
 const PLUGIN = join(REPO, 'framework', 'plugin', 'index.cjs');
@@ -61,14 +62,14 @@ const policy = (t: Template, id: string) =>
 const containerEnv = (t: Template, name: string) =>
   (t.Resources.SluiceTaskDefinition!.Properties.ContainerDefinitions as Array<{ Environment: Array<{ Name: string; Value: unknown }> }>)[0]!.Environment.find((e) => e.Name === name)?.Value;
 
-/** cfn-lint must be there: installed by .ci/run; a missing linter fails the test, it does not skip it. */
+/** cfn-lint must be there (the suite's .sluice/venv pins it); a missing linter fails the test, it does not skip it. */
 function cfnLint(templateFile: string): void {
-  const probe = spawnSync('python3', ['-c', 'import cfnlint'], { encoding: 'utf8' });
+  const probe = spawnSync(python(), ['-c', 'import cfnlint'], { encoding: 'utf8' });
   if (probe.status !== 0) {
-    throw new Error(`cfn-lint is not installed (python3 -c 'import cfnlint': ${probe.stderr.trim().split('\n').pop() || probe.error}). Install it with: python3 -m pip install cfn-lint==1.51.0 (.ci/run does).`);
+    throw new Error(`cfn-lint is not in the suite's Python environment (${python()} -c 'import cfnlint': ${probe.stderr.trim().split('\n').pop() || probe.error}); infra/python/requirements.txt pins it.`);
   }
   // Every rule, warnings included, must pass.
-  const lint = spawnSync('python3', ['-c', CFN_LINT, '--', templateFile], { encoding: 'utf8' });
+  const lint = spawnSync(python(), ['-c', CFN_LINT, '--', templateFile], { encoding: 'utf8' });
   expect(lint.status, `cfn-lint found problems:\n${lint.stdout}${lint.stderr}`).toBe(0);
 }
 

@@ -1,9 +1,10 @@
 /**
- * A real AWS-API-compatible server for destination tests: moto (PyPI, installed by .ci/run),
+ * A real AWS-API-compatible server for destination tests: moto (PyPI, from the suite's .sluice/venv),
  * started on loopback by the test that needs it and stopped (or restarted) by it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
+import { python } from './python.ts';
 
 export interface Moto {
   endpoint: string;
@@ -18,13 +19,13 @@ export function moto(port: number): Moto {
     endpoint,
     async start() {
       if (await listening(port)) throw new Error(`port ${port} is already taken (a moto left running by an interrupted run?): stop whatever listens there.`);
-      child = spawn('python3', ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+      child = spawn(python(), ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
       if (process.env.MOTO_DEBUG) child.stderr!.pipe(process.stderr);
       let stderr = '';
       child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
       const deadline = Date.now() + 30_000;
       while (!(await listening(port))) {
-        if (child.exitCode !== null) throw new Error(`moto did not start (python3 -m moto.server exited ${child.exitCode}). Install it: pip install "moto[server]==5.2.5".\n${stderr}`);
+        if (child.exitCode !== null) throw new Error(`moto did not start (${python()} -m moto.server exited ${child.exitCode}); infra/python/requirements.txt pins it.\n${stderr}`);
         if (Date.now() > deadline) throw new Error(`moto did not listen on ${port} within 30 s:\n${stderr}`);
         await new Promise((r) => setTimeout(r, 200));
       }

@@ -1,11 +1,12 @@
 /**
  * Produces records with librdkafka (tests/support/produce.py, Python's confluent-kafka wheel,
- * installed by .ci/run), so what the poller reads was written by a client other than kafkajs:
+ * from the suite's .sluice/venv), so what the poller reads was written by a client other than kafkajs:
  * its codecs, its batch framing, its headers.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { brokers } from './kafka.ts';
+import { python } from './python.ts';
 
 export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 
@@ -18,7 +19,6 @@ export interface PythonRecord {
 }
 
 const SCRIPT = fileURLToPath(new URL('./produce.py', import.meta.url));
-const INSTALL = 'Install it: python3 -m pip install confluent-kafka==2.16.1 (.ci/run does).';
 
 /** Resolves with each record's [partition, offset], in the order delivered. */
 export async function producePython(topic: string, compression: Compression, records: PythonRecord[]): Promise<Array<[number, number]>> {
@@ -29,19 +29,18 @@ export async function producePython(topic: string, compression: Compression, rec
     compression,
     records: records.map((r) => ({ ...r, key: b64(r.key), value: b64(r.value), headers: (r.headers ?? []).map(([n, v]) => [n, b64(v)]) })),
   });
-  const child = spawn('python3', [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(python(), [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   child.stdin.end(input);
   const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', (e) => reject(new Error(`could not run python3 for the librdkafka producer: ${e.message}. ${INSTALL}`)));
+    child.on('error', (e) => reject(new Error(`could not run ${python()} for the librdkafka producer: ${e.message}`)));
     child.on('exit', resolve);
   });
   if (code !== 0) {
-    if (/No module named 'confluent_kafka'/.test(err)) throw new Error(`Python's confluent-kafka is missing. ${INSTALL}`);
-    throw new Error(`the librdkafka producer exited ${code}: ${err.trim()}`);
+        throw new Error(`the librdkafka producer exited ${code}: ${err.trim()}`);
   }
   return (JSON.parse(out) as { offsets: Array<[number, number]> }).offsets;
 }

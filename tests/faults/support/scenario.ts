@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClusterHandle } from '../../../infra/kafka/cluster.ts';
 import { startRecorder, type Harness } from '../../support/harness.ts';
+import { python } from '../../support/python.ts';
 import { createTopic, deleteTopic, offsets, uniqueName, waitFor } from '../../support/kafka.ts';
 import { faultCluster } from './cluster.ts';
 import { analyse, type Figures, type Invocation, type PollerEvent } from './oracle.ts';
@@ -134,7 +135,7 @@ function readTimeline(file: string): Invocation[] {
 }
 
 export async function produceLoad(bootstrap: string[], topic: string, count: number, rate: number): Promise<{ acked: number; failed: number }> {
-  const child = spawn('python3', [LOAD, bootstrap.join(','), topic, String(count), String(rate)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(python(), [LOAD, bootstrap.join(','), topic, String(count), String(rate)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
