@@ -32,28 +32,33 @@ export async function evictMember(kafka: Kafka, groupId: string, memberId: strin
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${withinMs} ms`)), withinMs);
   });
+  let aborted = false;
   const leave = async (): Promise<Eviction> => {
     await cluster.connect();
     for (;;) {
       try {
         const coordinator = await cluster.findGroupCoordinator({ groupId });
+        if (aborted) return 'skipped'; // past the deadline: the new member may have joined by now
         await coordinator.leaveGroup({ groupId, memberId });
         return 'evicted';
       } catch (e) {
         if ((e as { type?: string }).type === 'UNKNOWN_MEMBER_ID') return 'already-gone';
         // The coordinator may still be loading the group after its broker came back.
-        if (Date.now() + RETRY_MS >= deadline) throw e;
+        if (aborted || Date.now() + RETRY_MS >= deadline) throw e;
         await new Promise((r) => setTimeout(r, RETRY_MS));
       }
     }
   };
+  const leaving = leave();
   try {
-    return await Promise.race([leave(), timedOut]);
+    return await Promise.race([leaving, timedOut]);
   } catch (e) {
     logger.debug('could not leave the group for the stopped member; the group waits out its session', { groupId, memberId, error: e });
     return 'skipped';
   } finally {
+    aborted = true;
     clearTimeout(timer);
-    await cluster.disconnect().catch(() => undefined);
+    // Disconnect once the attempt has settled: kafkajs may still be connecting inside it.
+    void leaving.catch(() => undefined).finally(() => cluster.disconnect().catch(() => undefined));
   }
 }

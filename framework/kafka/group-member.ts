@@ -18,7 +18,7 @@
  * no batch starts another chunk, and the trigger's supervisor (poller/supervisor.ts) replaces
  * the whole member once `stop()` has seen the in-flight batches out.
  */
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import kafkajs, { type Consumer, type EachBatchPayload, type Kafka } from 'kafkajs';
 import type { KafkaRecord } from '../event/record.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
@@ -87,7 +87,10 @@ export interface GroupMember {
 
 /** Handed to kafkajs after the in-flight chunks, as a rebalance: it rejoins, finding the coordinator anew. */
 function coordinatorLost(cause: Error): Error {
-  return Object.assign(new Error(`a commit failed (${cause.message}); rejoining the group, which finds its coordinator again`, { cause }), { type: 'NOT_COORDINATOR_FOR_GROUP' });
+  // A KafkaJSError of a rebalancing type: the runner rejoins, and does not log it as a handler's error.
+  // (kafkajs's errors are not named exports under plain Node ESM: reached through the default export.)
+  const error = new kafkajs.KafkaJSError(`a commit failed (${cause.message}); rejoining the group, which finds its coordinator again`, { retriable: true });
+  return Object.assign(error, { type: 'NOT_COORDINATOR_FOR_GROUP', cause });
 }
 
 /** How soon new partitions of a topic are consumed. */
@@ -182,11 +185,12 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           await p.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(nextOffset) }] }] });
           return { ok: true };
         } catch (e) {
-          // Any other failure means the coordinator is gone or not answering, and kafkajs keeps
+          // A retriable failure means the coordinator is gone or not answering, and kafkajs keeps
           // sending commits to it until the member rejoins: rejoin (which finds the coordinator
-          // again) instead of processing more records whose commits would fail too.
-          const rejoin = isRebalance(e) ? (e as Error) : coordinatorLost(e as Error);
-          state.rebalancing(rejoin, `commit of ${topic}-${partition}`, generation);
+          // again) instead of processing more records whose commits would fail too. A permanent
+          // one (an authorization refused) is left as a refused commit: rejoining cannot mend it.
+          if (isRebalance(e)) state.rebalancing(e as Error, `commit of ${topic}-${partition}`, generation);
+          else if ((e as { retriable?: boolean }).retriable !== false) state.rebalancing(coordinatorLost(e as Error), `commit of ${topic}-${partition}`, generation);
           return { ok: false, reason: 'refused', error: e as Error };
         }
       },

@@ -31,15 +31,22 @@ export interface OutgoingRecord {
 /** How long a topic's partition list is reused before it is read again (also after any failure). */
 const METADATA_TTL_MS = 30_000;
 
+/** A kafkajs producer and the sends running on it: retired after a failure, disconnected once they ended. */
+interface Generation {
+  producer: Promise<Producer>;
+  inFlight: number;
+  retired: boolean;
+}
+
 export class RecordProducer {
-  private producer: Promise<Producer>;
+  private current: Generation;
   private readonly partitioner = Partitioners.DefaultPartitioner();
   private readonly metadata = new Map<string, { at: number; partitions: PartitionMetadata[] }>();
   /** The tail of the sends queued per topic-partition. */
   private readonly queues = new Map<string, Promise<unknown>>();
 
   private constructor(private readonly kafka: Kafka, private readonly admin: Admin, producer: Producer) {
-    this.producer = Promise.resolve(producer);
+    this.current = { producer: Promise.resolve(producer), inFlight: 0, retired: false };
   }
 
   static async connect(kafka: Kafka): Promise<RecordProducer> {
@@ -69,22 +76,33 @@ export class RecordProducer {
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
       this.metadata.delete(topic);
-      this.renew();
       throw failed.reason;
     }
   }
 
   async disconnect(): Promise<void> {
     await Promise.allSettled([...this.queues.values()]);
-    await Promise.allSettled([this.producer.then((p) => p.disconnect()), this.admin.disconnect()]);
+    this.current.retired = true;
+    await Promise.allSettled([this.current.producer.then((p) => p.disconnect()), this.admin.disconnect()]);
   }
 
   private async sendPartition(topic: string, partition: number, messages: Message[]): Promise<void> {
-    const producer = await this.producer;
-    const answers = await producer.send({ topic, acks: -1, messages });
-    const mine = answers.filter((a) => a.topicName === topic && a.partition === partition);
-    if (mine.length !== 1 || mine[0]!.errorCode !== 0) {
-      throw Object.assign(new Error(`the write of ${messages.length} record(s) to ${topic}-${partition} was not confirmed (answer: ${JSON.stringify(answers)})`), { retriable: true });
+    const generation = this.current;
+    generation.inFlight++;
+    try {
+      const answers = await (await generation.producer).send({ topic, acks: -1, messages });
+      const mine = answers.filter((a) => a.topicName === topic && a.partition === partition);
+      if (mine.length !== 1 || mine[0]!.errorCode !== 0) {
+        throw Object.assign(new Error(`the write of ${messages.length} record(s) to ${topic}-${partition} was not confirmed (answer: ${JSON.stringify(answers)})`), { retriable: true });
+      }
+    } catch (e) {
+      // Before the next send to this partition can start (it waits on this one): kafkajs has
+      // rolled this partition's sequence back, so that producer must take no further send.
+      if (this.current === generation) this.retire();
+      throw e;
+    } finally {
+      generation.inFlight--;
+      if (generation.retired && generation.inFlight === 0) void generation.producer.then((p) => p.disconnect()).catch(() => undefined);
     }
   }
 
@@ -99,13 +117,13 @@ export class RecordProducer {
     return run;
   }
 
-  /** A fresh producer (new producer id and sequences) for the sends after a failure. */
-  private renew(): void {
-    const old = this.producer;
-    this.producer = connectProducer(this.kafka);
-    void old.then((p) => p.disconnect()).catch(() => undefined);
-    // A failed connect here surfaces on the next send, which renews again.
-    this.producer.catch(() => undefined);
+  /** New sends go to a fresh producer (new producer id, fresh sequences); the old one is disconnected once its sends end. */
+  private retire(): void {
+    this.current.retired = true;
+    const next: Generation = { producer: connectProducer(this.kafka), inFlight: 0, retired: false };
+    // A failed connect surfaces in the next send, which retires that generation in turn.
+    next.producer.catch(() => undefined);
+    this.current = next;
   }
 
   private async partitionsOf(topic: string): Promise<PartitionMetadata[]> {
@@ -127,7 +145,12 @@ async function connectProducer(kafka: Kafka): Promise<Producer> {
     maxInFlightRequests: 1,
     retry: { retries: 5 },
   });
-  await producer.connect();
+  try {
+    await producer.connect();
+  } catch (e) {
+    await producer.disconnect().catch(() => undefined);
+    throw e;
+  }
   return producer;
 }
 

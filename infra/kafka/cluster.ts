@@ -161,12 +161,13 @@ export async function ensureCluster(o: ClusterOptions = {}): Promise<ClusterHand
     async kill(id) {
       const pid = pidOf(id);
       signalGroup(pid, 'SIGKILL');
-      await waitForExit(pid, 10_000);
+      if (!(await waitForExit(pid, 10_000))) throw new Error(`node ${id} (pid ${pid}) is still running 10 s after SIGKILL`);
       pids.delete(id);
       await clearRecordedBroker(node(id).paths, pid);
       log(`node ${id} killed (-9)`);
     },
     async stop(id) {
+      signalGroup(pidOf(id), 'SIGCONT'); // a paused JVM cannot shut down cleanly
       await stopNode(node(id), pidOf(id), log);
       pids.delete(id);
     },

@@ -10,7 +10,7 @@ import { leaderOf } from '../../infra/kafka/topology.ts';
 import { failurePolicy, startRecorder, type Harness } from '../support/harness.ts';
 import { createTopic, deleteTopic, offsets, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
 import { faultCluster } from './support/cluster.ts';
-import { produceLoad } from './support/scenario.ts';
+import { produceLoad, type Load } from './support/scenario.ts';
 
 const RECORDS = 3_000;
 
@@ -24,6 +24,7 @@ describe('fault: a kafka:// destination while its leaders move', () => {
     await createTopic(failed, 6);
     await cluster.waitHealthy([topic, failed]);
     const members: Harness[] = [];
+    let load: Load | undefined;
     try {
       for (const member of ['m1', 'm2']) {
         members.push(await startRecorder({
@@ -32,7 +33,8 @@ describe('fault: a kafka:// destination while its leaders move', () => {
           failure: failurePolicy({ maximumRetryAttempts: 0, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } }),
         }));
       }
-      const load = produceLoad(cluster.bootstrap, topic, RECORDS, 100);
+      load = produceLoad(cluster.bootstrap, topic, RECORDS, 100);
+      load.done.catch(() => undefined);
       await waitFor('the destination receiving', async () => (await offsets(groupId, topic)).some((p) => p.committed > 0), 60_000, 250);
       for (const n of cluster.nodes) {
         await cluster.stop(n.id);
@@ -43,7 +45,7 @@ describe('fault: a kafka:// destination while its leaders move', () => {
       await cluster.kill(leader);
       await new Promise((r) => setTimeout(r, 5_000));
       await cluster.start(leader);
-      const produced = await load;
+      const produced = await load.done;
       await cluster.waitHealthy([topic, failed], 120_000);
       await waitFor('the source committed to its log end', async () => (await offsets(groupId, topic)).every((p) => p.committed === p.logEnd), 180_000, 500);
 
@@ -58,6 +60,7 @@ describe('fault: a kafka:// destination while its leaders move', () => {
       expect(sourceEnd).toBe(RECORDS);
       expect(missing).toEqual([]);
     } finally {
+      load?.stop();
       await Promise.all(members.map((h) => h.stop().catch(() => undefined)));
       await deleteTopic(topic);
       await deleteTopic(failed);

@@ -91,9 +91,11 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
   const invocations = (): Invocation[] => everyone.flatMap((h) => readTimeline(h.recordFile));
   const processed = () => invocations().reduce((n, i) => n + (i.end === undefined ? 0 : i.records.length), 0);
 
+  let load: Load | undefined;
   try {
     for (let i = 0; i < o.members; i++) await addMember();
-    const load = produceLoad(cluster.bootstrap, topic, o.records, o.ratePerSecond);
+    load = produceLoad(cluster.bootstrap, topic, o.records, o.ratePerSecond);
+    load.done.catch(() => undefined); // awaited below; a failure before then must not go unhandled
     await waitFor('the first records processed', () => processed() >= Math.min(100, o.records / 10), 60_000);
     await o.fault({
       cluster, topic, groupId, processed, addMember,
@@ -103,7 +105,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       },
       began: () => (faultAt = Date.now()),
     });
-    const produced = await load;
+    const produced = await load.done;
     await cluster.waitHealthy([topic], 120_000);
     const drained = async () => (await offsets(groupId, topic)).every((p) => p.committed === p.logEnd);
     await waitFor('the group to commit the log end', drained, 180_000, 500).catch(() => undefined);
@@ -117,6 +119,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     report(result);
     return result;
   } finally {
+    load?.stop(); // a scenario that failed early must not leave the producer loading the next one
     await Promise.all(members.map((h) => h.stop().catch(() => undefined)));
     await deleteTopic(topic);
   }
@@ -134,19 +137,28 @@ function readTimeline(file: string): Invocation[] {
   return [...byId.values()];
 }
 
-export async function produceLoad(bootstrap: string[], topic: string, count: number, rate: number): Promise<{ acked: number; failed: number }> {
+export interface Load {
+  /** The producer's count once it delivered everything (or gave up). */
+  done: Promise<{ acked: number; failed: number }>;
+  stop(): void;
+}
+
+/** librdkafka writing `count` sequence-numbered records at `rate` per second (support/load.py). */
+export function produceLoad(bootstrap: string[], topic: string, count: number, rate: number): Load {
   const child = spawn(python(), [LOAD, bootstrap.join(','), topic, String(count), String(rate)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => {
+  const done = new Promise<{ acked: number; failed: number }>((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', resolve);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`the load producer exited ${code}: ${err.trim()}`));
+      const r = JSON.parse(out) as { acked: number; failed: unknown[] };
+      resolve({ acked: r.acked, failed: r.failed.length });
+    });
   });
-  if (code !== 0) throw new Error(`the load producer exited ${code}: ${err.trim()}`);
-  const r = JSON.parse(out) as { acked: number; failed: unknown[] };
-  return { acked: r.acked, failed: r.failed.length };
+  return { done, stop: () => void (child.exitCode === null && child.kill('SIGKILL')) };
 }
 
 function report(r: ScenarioResult): void {
