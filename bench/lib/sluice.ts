@@ -26,6 +26,8 @@ export interface SluiceOptions {
   env?: Record<string, string>;
   /** Sees each invocation once it returned; `invokedAt` is when the poller called the invoker (epoch ms, sub-ms). */
   observe?: (request: InvokeRequest, result: InvokeResult, invokedAt: number) => void;
+  /** Serve /metrics (and health) on a free loopback port, and scrape it every second, as Prometheus would. */
+  metrics?: boolean;
 }
 
 export interface RunningSluice {
@@ -83,8 +85,9 @@ export async function startSluice(o: SluiceOptions, events = new Instrumentation
       } }
     : local;
   try {
-    const running = await runService({ triggers: [trigger], invoker, logger: benchLogger, events });
-    return { events, stop: async () => { await running.stop(); await invoker.close(); } };
+    const running = await runService({ triggers: [trigger], invoker, logger: benchLogger, events, ...(o.metrics ? { http: { host: '127.0.0.1', port: 0, explicit: true } } : {}) });
+    const scraper = o.metrics && running.httpUrl ? setInterval(() => void fetch(`${running.httpUrl}/metrics`).then((r) => r.text()).catch(() => undefined), 1_000) : undefined;
+    return { events, stop: async () => { clearInterval(scraper); await running.stop(); await invoker.close(); } };
   } catch (e) {
     await invoker.close();
     throw e;

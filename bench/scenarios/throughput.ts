@@ -1,6 +1,7 @@
 /**
  * 1. Throughput: Sluice (no-op handler through the local invoker, batchSize 1000) against a
- * bare kafkajs eachBatch consumer that does nothing, on the same preloaded topic (1 KB
+ * bare kafkajs eachBatch consumer that does nothing, and Sluice again with /metrics served and
+ * scraped every second (the cost of metrics on), on the same preloaded topic (1 KB
  * records, 6 partitions). Each pass drains the whole topic with a fresh group; rounds of one
  * pass per side (so both see the same warm-up and page cache) repeat until each side has run
  * at least 20 s (2 s in quick mode). A pass is timed from the first batch the application
@@ -16,7 +17,8 @@ import type { BenchContext, Scenario } from '../lib/types.ts';
 
 const PARTITIONS = 6;
 const CONCURRENCY = 4;
-type Side = 'bare' | 'sluice';
+type Side = 'bare' | 'sluice' | 'metrics';
+const SIDES: Side[] = ['bare', 'sluice', 'metrics'];
 
 export const throughput: Scenario = async (ctx) => {
   const records = ctx.quick ? 100_000 : 1_000_000;
@@ -27,11 +29,11 @@ export const throughput: Scenario = async (ctx) => {
   ctx.log(`preloaded ${records} records of 1 KB in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round(loaded.perSecond)}/s)`);
   ctx.backlog = { topic, records, partitions: PARTITIONS };
 
-  const passes: Record<Side, number[]> = { bare: [], sluice: [] };
-  const cpuMs: Record<Side, number> = { bare: 0, sluice: 0 };
+  const passes: Record<Side, number[]> = { bare: [], sluice: [], metrics: [] };
+  const cpuMs: Record<Side, number> = { bare: 0, sluice: 0, metrics: 0 };
   const spent = (side: Side) => passes[side].reduce((a, b) => a + b, 0);
-  for (let r = 0; r < 12 && (spent('bare') < minSideMs || spent('sluice') < minSideMs); r++) {
-    for (const side of ['bare', 'sluice'] as const) {
+  for (let r = 0; r < 12 && SIDES.some((s) => spent(s) < minSideMs); r++) {
+    for (const side of SIDES) {
       const { ms, cpu } = await drain(ctx, side, topic, records);
       passes[side].push(ms);
       cpuMs[side] += cpu;
@@ -40,7 +42,9 @@ export const throughput: Scenario = async (ctx) => {
   }
   const bare = perSecond(records * passes.bare.length, spent('bare'));
   const sluice = perSecond(records * passes.sluice.length, spent('sluice'));
+  const withMetrics = perSecond(records * passes.metrics.length, spent('metrics'));
   const ratio = sluice / bare;
+  const metricsCost = 1 - withMetrics / sluice;
   // CPU of the whole process (every thread: poller, handler workers) per record, during the passes.
   const cpuUs = (side: Side) => (cpuMs[side] * 1000) / (records * passes[side].length);
   return {
@@ -48,12 +52,14 @@ export const throughput: Scenario = async (ctx) => {
       { scenario: 'throughput', figure: 'bare kafkajs eachBatch no-op, records/s', value: String(Math.round(bare)) },
       { scenario: 'throughput', figure: 'Sluice no-op handler, batchSize 1000, records/s', value: String(Math.round(sluice)) },
       { scenario: 'throughput', figure: 'ratio Sluice / bare', value: ratio.toFixed(2), target: '≥ 0.80', met: ratio >= 0.8 },
+      { scenario: 'throughput', figure: 'Sluice with /metrics served and scraped every second, records/s', value: String(Math.round(withMetrics)) },
+      { scenario: 'throughput', figure: 'cost of metrics on (1 − with / without)', value: `${(metricsCost * 100).toFixed(1)}%`, target: '< 3%', met: metricsCost < 0.03 },
       { scenario: 'throughput', figure: 'CPU per record, all threads: Sluice / bare', value: `${(cpuUs('sluice') / cpuUs('bare')).toFixed(1)}× (${cpuUs('sluice').toFixed(1)} / ${cpuUs('bare').toFixed(1)} µs)` },
     ],
     data: {
       records, partitions: PARTITIONS, valueBytes: 1024, batchSize: 1000, concurrency: CONCURRENCY,
-      preloadPerSecond: Math.round(loaded.perSecond), passesMs: { bare: passes.bare.map((x) => round(x, 0)), sluice: passes.sluice.map((x) => round(x, 0)) },
-      bareRecordsPerSecond: Math.round(bare), sluiceRecordsPerSecond: Math.round(sluice), ratio: round(ratio, 3),
+      preloadPerSecond: Math.round(loaded.perSecond), passesMs: { bare: passes.bare.map((x) => round(x, 0)), sluice: passes.sluice.map((x) => round(x, 0)), metrics: passes.metrics.map((x) => round(x, 0)) },
+      bareRecordsPerSecond: Math.round(bare), sluiceRecordsPerSecond: Math.round(sluice), metricsRecordsPerSecond: Math.round(withMetrics), ratio: round(ratio, 3), metricsCost: round(metricsCost, 3),
       cpuMicrosPerRecord: { bare: round(cpuUs('bare'), 2), sluice: round(cpuUs('sluice'), 2) },
     },
   };
@@ -76,7 +82,7 @@ async function drain(ctx: BenchContext, side: Side, topic: string, records: numb
     if (done >= records) finished();
   };
   const groupId = uniqueName(`${side}-group`);
-  const stopper = side === 'bare' ? await startBareSide(ctx.kafka, topic, groupId, begin, count) : await startSluiceSide(ctx, topic, groupId, begin, count);
+  const stopper = side === 'bare' ? await startBareSide(ctx.kafka, topic, groupId, begin, count) : await startSluiceSide(ctx, topic, groupId, begin, count, side === 'metrics');
   let timer: NodeJS.Timeout | undefined;
   try {
     const limitMs = 120_000;
@@ -94,9 +100,9 @@ function startBareSide(kafka: Kafka, topic: string, groupId: string, begin: () =
   return startBare(kafka, { topic, groupId, concurrency: CONCURRENCY, maximumBatchingWindowMs: 0, onBatchStart: begin, onRecords: count });
 }
 
-function startSluiceSide(ctx: BenchContext, topic: string, groupId: string, begin: () => void, count: (n: number) => void) {
+function startSluiceSide(ctx: BenchContext, topic: string, groupId: string, begin: () => void, count: (n: number) => void, metrics: boolean) {
   const events = new Instrumentation();
   events.on('poller.batch_received', begin);
   events.on('poller.chunk_end', (e) => e.ok && count(e.count));
-  return startSluice({ name: 'bench-throughput', brokers: ctx.brokers, topic, groupId, batchSize: 1000, maximumBatchingWindowMs: 0, concurrency: CONCURRENCY }, events);
+  return startSluice({ name: 'bench-throughput', brokers: ctx.brokers, topic, groupId, batchSize: 1000, maximumBatchingWindowMs: 0, concurrency: CONCURRENCY, metrics }, events);
 }

@@ -3,6 +3,7 @@
  * poller emits freely; the terminal view, metrics and tests subscribe.
  */
 import { EventEmitter } from 'node:events';
+import type { InvokeFailureKind } from '../invoke/types.ts';
 
 export interface SluiceEvents {
   'group.join': { groupId: string; memberId: string; isLeader: boolean; assignment: Record<string, number[]>; durationMs: number };
@@ -19,9 +20,10 @@ export interface SluiceEvents {
   'trigger.consumer_restarted': { functionName: string; groupId: string; topic: string; restarts: number };
   /** A trigger stopped more times in a row than maxConsumerRestarts allows: the poller exits. */
   'trigger.failed': { functionName: string; groupId: string; topic: string; error: string; restarts: number };
-  'poller.batch_received': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; lag: number };
+  /** `highWatermark`: the partition's log end as the fetch saw it. */
+  'poller.batch_received': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; lag: number; highWatermark: number };
   'poller.chunk_start': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number };
-  'poller.chunk_end': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number; ok: boolean; durationMs: number; error?: string };
+  'poller.chunk_end': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number; ok: boolean; durationMs: number; error?: string; kind?: InvokeFailureKind };
   /** The next chunk would not end inside the poll interval: back to the group first. */
   'poller.budget_exhausted': { functionName: string; topic: string; partition: number; nextOffset: number; elapsedMs: number; timeoutMs: number; maxPollIntervalMs: number };
   /** A failing set split in two (bisectBatchOnFunctionError). */
@@ -33,7 +35,7 @@ export interface SluiceEvents {
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused'; error?: string };
-  'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number };
+  'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number; durationMs: number };
   /** `notInvoked`: the function was never reached; this retry costs no attempt. */
   'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number; notInvoked?: true };
   'poller.heartbeat': { groupId: string; ok: boolean };

@@ -2,7 +2,8 @@
  * The poller's one small HTTP server: `GET /healthz` (200 while every trigger has a running
  * consumer and the event loop is responsive, else 503 naming what fails) and `GET /readyz`
  * (200 once every trigger joined its group and holds its assignment). ECS's container health
- * check and a terminal user's curl read the same JSON. /metrics will live here too.
+ * check and a terminal user's curl read the same JSON. `GET /metrics`: Prometheus text format
+ * (observe/metrics.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,8 +20,14 @@ export interface HttpServerOptions {
   /** The user chose this port: if it is taken, fail. Otherwise fall back to any free port. */
   explicit: boolean;
   health: HealthTracker;
+  metrics?: MetricsSource;
   /** Called when the default port was taken and another was used. */
   onFallback?(taken: number, used: number): void;
+}
+
+export interface MetricsSource {
+  readonly contentType: string;
+  text(): Promise<string>;
 }
 
 export interface HttpServer {
@@ -31,7 +38,10 @@ export interface HttpServer {
 
 export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer> {
   const loop = monitorEventLoop();
-  const server = createServer((req, res) => respond(req, res, o.health, loop.maxDelayMs()));
+  const server = createServer((req, res) => {
+    if ((req.url ?? '/').split('?')[0] === '/metrics' && o.metrics && (req.method === 'GET' || req.method === 'HEAD')) return void serveMetrics(req, res, o.metrics);
+    respond(req, res, o.health, loop.maxDelayMs());
+  });
   server.keepAliveTimeout = 1_000;
   try {
     await listen(server, o.host, o.port).catch(async (e: NodeJS.ErrnoException) => {
@@ -93,5 +103,16 @@ function respond(req: IncomingMessage, res: ServerResponse, health: HealthTracke
     const ok = waiting.length === 0;
     return send(ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', ...(ok ? {} : { waitingFor: waiting.map((t) => `${t.function} ← ${t.topic} (group ${t.group}): ${t.state}`) }), triggers: health.triggers() });
   }
-  send(404, { error: `no ${path} here; try /healthz or /readyz.` });
+  send(404, { error: `no ${path} here; try /healthz, /readyz or /metrics.` });
+}
+
+async function serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: MetricsSource): Promise<void> {
+  try {
+    const text = await metrics.text();
+    res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  } catch (e) {
+    res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(`metrics failed: ${(e as Error).message}\n`);
+  }
 }

@@ -38,9 +38,10 @@ export class Delivery {
   /** Commits `offset` (the next record to read); false if the commit was not made. */
   async commit(batch: PartitionBatch, offset: number): Promise<boolean> {
     const ids = { functionName: this.trigger.functionName, topic: batch.topic, partition: batch.partition, offset };
+    const started = performance.now();
     const result = await batch.commit(offset);
     if (result.ok) {
-      this.events.emit('poller.commit', { ...ids, groupId: this.trigger.consumerGroupId });
+      this.events.emit('poller.commit', { ...ids, groupId: this.trigger.consumerGroupId, durationMs: performance.now() - started });
       return true;
     }
     this.logger.warn(

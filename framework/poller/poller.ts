@@ -68,7 +68,7 @@ export function createPoller(o: PollerOptions): Poller {
     const { topic, partition, records } = batch;
     if (records.length === 0) return;
     const last = records[records.length - 1]!.offset;
-    events.emit('poller.batch_received', { functionName: trigger.functionName, topic, partition, count: records.length, firstOffset: records[0]!.offset, lastOffset: last, lag: Math.max(0, batch.highWatermark - last - 1) });
+    events.emit('poller.batch_received', { functionName: trigger.functionName, topic, partition, count: records.length, firstOffset: records[0]!.offset, lastOffset: last, lag: Math.max(0, batch.highWatermark - last - 1), highWatermark: batch.highWatermark });
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes, envelopeBytes: envelopeBytes(source, topic, partition) };
     const work = planWork(records, matches, limits, processor.remembered.get(partitionKey(topic, partition)));
     const kept = work.reduce((n, w) => n + w.records.length, 0);

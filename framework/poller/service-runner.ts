@@ -2,7 +2,7 @@
  * Runs every enabled trigger of a service: checks the cluster is reachable (bounded retries),
  * makes sure the topics exist, prepares the handlers (so a bad handler fails before anything
  * is consumed), then starts one poller per trigger. Stopping lets in-flight work finish.
- * With `http`, the health server (/healthz, /readyz) runs from before the first join to the stop.
+ * With `http`, the health and metrics server (/healthz, /readyz, /metrics) runs from before the first join to the stop.
  * A trigger that stops consuming for good resolves `fatal`: the caller stops and exits non-zero.
  */
 import { maxTimeoutFor, minPollIntervalFor } from '../chunking/budget.ts';
@@ -16,6 +16,7 @@ import { resolveTriggerSecurity, type SecretSource } from '../kafka/security.ts'
 import type { Instrumentation } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
 import { startHttpServer } from '../observe/http-server.ts';
+import { PollerMetrics } from '../observe/metrics.ts';
 import type { Logger } from '../observe/logger.ts';
 import { groupByCluster } from './clusters.ts';
 import { createPoller, type Poller } from './poller.ts';
@@ -36,7 +37,7 @@ export interface ServiceRunnerOptions {
   retries?: number;
   /** Where accessConfigurations' secrets come from; default: SLUICE_SECRET_<NAME> variables, or Secrets Manager with SLUICE_SECRETS=secretsmanager. */
   secrets?: SecretSource;
-  /** Serve /healthz and /readyz here (observe/http-server.ts); none without it. */
+  /** Serve /healthz, /readyz and /metrics here (observe/http-server.ts); none without it. */
   http?: { host: string; port: number; explicit: boolean };
 }
 
@@ -68,16 +69,21 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
 
   // Health is served from before the first connection: /readyz answers 503 until every trigger joined.
   const health = new HealthTracker(triggers, o.events);
+  // Metrics listen to the events only when someone can read them.
+  const metrics = o.http ? new PollerMetrics(triggers, o.events) : undefined;
   const http = o.http && (await startHttpServer({
     ...o.http,
     health,
+    ...(metrics ? { metrics } : {}),
     onFallback: (taken, used) => o.logger.warn(`port ${taken} is taken (another poller?); serving health on ${used} instead`, { hint: 'set SLUICE_HTTP_PORT or custom.sluice.http.port to choose one' }),
   }).catch((e: unknown) => {
     health.close();
+    metrics?.close();
     throw e;
   }));
   const closeHttp = async () => {
     health.close();
+    metrics?.close();
     await http?.close();
   };
   let giveUp: (e: SluiceError) => void = () => undefined;

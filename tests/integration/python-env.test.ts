@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_VENV, ensureVenv } from '../../infra/python/venv.ts';
 import { python } from '../support/python.ts';
 
-const TOOLS = ['moto', 'cfnlint', 'confluent_kafka'];
+const TOOLS = ['moto', 'cfnlint', 'confluent_kafka', 'prometheus_client'];
 const imports = (interpreter: string, module: string) => spawnSync(interpreter, ['-c', `import ${module}`]).status === 0;
 
 describe("the suite's Python environment", () => {

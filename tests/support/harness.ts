@@ -30,6 +30,8 @@ export interface Harness {
   seen(): Seen[];
   /** awsRequestIds of invocations that returned. */
   completed(): string[];
+  /** With `httpPort`: where /metrics and the health endpoints answer. */
+  httpUrl?: string;
   /** This member's joins, from the first: when, and its assignment (topic -> partitions). */
   joins: Array<{ at: number; memberId: string; assignment: Record<string, number[]> }>;
   stop(): Promise<void>;
@@ -46,10 +48,12 @@ export interface RecorderOptions extends Partial<Omit<TriggerSpec, 'environment'
   tuning?: Partial<GroupTuning>;
   /** Share a record file between runs (restart tests). */
   recordFile?: string;
+  /** Serve /healthz, /readyz and /metrics on this loopback port (0: any free one). */
+  httpPort?: number;
 }
 
 export function recorderTrigger(o: RecorderOptions, recordFile: string): TriggerSpec {
-  const { env, tuning: _tuning, recordFile: _file, ...rest } = o;
+  const { env, tuning: _tuning, recordFile: _file, httpPort: _port, ...rest } = o;
   return {
     functionName: 'recorder',
     handler: 'functions/recorder.handler',
@@ -86,7 +90,10 @@ export async function startRecorder(o: RecorderOptions): Promise<Harness> {
   });
   let running: RunningService;
   try {
-    running = await runService({ triggers: [trigger], invoker, logger: testLogger, events, ...(o.tuning ? { tuning: o.tuning } : {}) });
+    running = await runService({
+      triggers: [trigger], invoker, logger: testLogger, events, ...(o.tuning ? { tuning: o.tuning } : {}),
+      ...(o.httpPort !== undefined ? { http: { host: '127.0.0.1', port: o.httpPort, explicit: true } } : {}),
+    });
   } catch (e) {
     await invoker.close();
     throw e;
@@ -96,6 +103,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Harness> {
     events,
     recordFile,
     joins,
+    ...(running.httpUrl ? { httpUrl: running.httpUrl } : {}),
     seen: () => readLines(recordFile).map((l) => JSON.parse(l) as Seen),
     completed: () => readLines(`${recordFile}.done`),
     stop: async () => {
