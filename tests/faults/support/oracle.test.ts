@@ -36,6 +36,12 @@ describe('the fault oracle', () => {
 
     const withCrash = analyse({ logEnd: new Map([[2, 1]]), invocations: invocations.slice(4, 6), events });
     expect(withCrash.causes).toEqual({ [CAUSES.stopped]: 1 });
+
+    // The member rejoined while the chunk ran, and committed after the rejoin: fetched again by itself.
+    const rejoined = [inv('k', 'm1', 0, 10, [[5, 0]]), inv('l', 'm1', 20, 30, [[5, 0]])];
+    const late = (joinAt: number): PollerEvent[] => [{ member: 'm1', at: joinAt, name: 'group.join' }, { member: 'm1', at: 12, name: 'poller.commit', partition: 5, offset: 1 }];
+    expect(analyse({ logEnd: new Map([[5, 1]]), invocations: rejoined, events: late(8) }).causes).toEqual({ [CAUSES.rejoined]: 1 });
+    expect(analyse({ logEnd: new Map([[5, 1]]), invocations: rejoined, events: late(15) }).unexplained).toHaveLength(1); // committed before it rejoined
   });
 
   it('finds two members inside invocations of one partition at once, and not one member twice or two partitions', () => {

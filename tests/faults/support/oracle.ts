@@ -48,6 +48,7 @@ export const CAUSES = {
   notOwned: 'commit not sent: partition no longer owned',
   stopped: 'consumer stopped before its commit',
   unfinished: 'in flight when its process stopped',
+  rejoined: 'committed after its member rejoined in flight (kafkajs had already read the committed offset)',
 } as const;
 
 export function analyse(o: { logEnd: Map<number, number>; invocations: Invocation[]; events: PollerEvent[]; from?: number }): Figures {
@@ -89,7 +90,14 @@ export function analyse(o: { logEnd: Map<number, number>; invocations: Invocatio
 function explain(prev: Invocation, next: Invocation, p: number, off: number, events: PollerEvent[]): string {
   const mine = events.filter((e) => e.member === prev.member && e.at >= prev.start && e.at <= next.start);
   const onPartition = mine.filter((e) => e.partition === p && (e.offset ?? -1) > off);
-  if (onPartition.some((e) => e.name === 'poller.commit')) return `unexplained: ${prev.member} committed past it, then ${next.member} invoked it again`;
+  const commit = onPartition.find((e) => e.name === 'poller.commit');
+  if (commit) {
+    // kafkajs rejoins from inside its fetch loop while a chunk runs; the rejoin then reads the
+    // committed offset before that chunk's commit lands, and fetches the chunk again.
+    const rejoin = mine.find((e) => e.name === 'group.join' && e.at <= commit.at);
+    if (rejoin && next.member === prev.member) return CAUSES.rejoined;
+    return `unexplained: ${prev.member} committed past it, then ${next.member} invoked it again`;
+  }
   const refused = onPartition.find((e) => e.name === 'poller.commit_refused');
   if (refused) return refused.reason === 'not-owned' ? CAUSES.notOwned : CAUSES.refused;
   if (mine.some((e) => e.name === 'group.crash' || e.name === 'trigger.consumer_stopped')) return CAUSES.stopped;
