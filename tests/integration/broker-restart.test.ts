@@ -16,7 +16,7 @@ import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { testLogger, uniqueName, waitFor } from '../support/kafka.ts';
 
 const INSTANCE_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), '.sluice', 'kafka-restart');
-const PORT = 39690;
+const PORT = 28690;
 
 describe('broker restart', () => {
   let broker: BrokerHandle | undefined;

@@ -1,6 +1,6 @@
 /**
  * Starts the fault tier's three-node cluster (fresh data, `.sluice/kafka-faults`, ports
- * 39500-39505) once for the tier, and stops it at the end. Each test file takes a handle of its
+ * 28500-28505) once for the tier, and stops it at the end. Each test file takes a handle of its
  * own with `faultCluster()`, which reuses the running nodes and restarts any a previous file
  * left down. `inject('kafkaBrokers')` names all three nodes.
  */
