@@ -189,8 +189,8 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           // sending commits to it until the member rejoins: rejoin (which finds the coordinator
           // again) instead of processing more records whose commits would fail too. A permanent
           // one (an authorization refused) is left as a refused commit: rejoining cannot mend it.
-          if (isRebalance(e)) state.rebalancing(e as Error, `commit of ${topic}-${partition}`, generation);
-          else if ((e as { retriable?: boolean }).retriable !== false) state.rebalancing(coordinatorLost(e as Error), `commit of ${topic}-${partition}`, generation);
+          const rejoin = isRebalance(e) ? (e as Error) : (e as { retriable?: boolean }).retriable !== false ? coordinatorLost(e as Error) : undefined;
+          if (rejoin) state.rebalancing(rejoin, `commit of ${topic}-${partition}`, generation);
           return { ok: false, reason: 'refused', error: e as Error };
         }
       },

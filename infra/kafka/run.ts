@@ -18,14 +18,28 @@ export class CommandNotFoundError extends Error {
   }
 }
 
-export function runCapture(command: string, args: readonly string[], opts: { cwd?: string; timeoutMs: number }): Promise<RunResult> {
+/** `onLine`: each line of output as it arrives (stdout and stderr), for progress. */
+export function runCapture(command: string, args: readonly string[], opts: { cwd?: string; timeoutMs: number; onLine?: (line: string) => void }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const partial = { out: '', err: '' };
+    const lines = (which: 'out' | 'err', chunk: string) => {
+      if (!opts.onLine) return;
+      const parts = (partial[which] + chunk).split('\n');
+      partial[which] = parts.pop() ?? '';
+      for (const l of parts) opts.onLine(l.trim());
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      lines('out', chunk);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      lines('err', chunk);
+    });
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');

@@ -4,13 +4,13 @@
  * kept in the environment) and rebuilt when it changed. Tests run their Python tools from it,
  * never from whatever `python3` has installed.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SluiceError } from '../../framework/errors.ts';
+import { runCapture } from '../kafka/run.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const REQUIREMENTS = path.join(HERE, 'requirements.txt');
@@ -90,31 +90,12 @@ function lastLines(text: string, n = 6): string {
   return text.trim().split('\n').slice(-n).join(' | ');
 }
 
-function run(cmd: string, args: string[], timeoutMs: number, onLine: (line: string) => void): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let partial = '';
-    const take = (d: Buffer) => {
-      const text = d.toString();
-      output += text;
-      const lines = (partial + text).split('\n');
-      partial = lines.pop() ?? '';
-      for (const l of lines) onLine(l.trim());
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    const timer = setTimeout(() => {
-      output += `\n(killed after ${Math.round(timeoutMs / 1000)} s)`;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      resolve({ code: -1, output: `${output}\n${cmd}: ${e.message}` });
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+/** Runs to the end; a command that cannot start or outlives its time is a failed run, not a throw. */
+async function run(cmd: string, args: string[], timeoutMs: number, onLine: (line: string) => void): Promise<{ code: number | null; output: string }> {
+  try {
+    const r = await runCapture(cmd, args, { timeoutMs, onLine });
+    return { code: r.code, output: r.stdout + r.stderr };
+  } catch (e) {
+    return { code: -1, output: e instanceof Error ? e.message : String(e) };
+  }
 }
