@@ -3,9 +3,8 @@
  * what a fault test asks before it hurts a node. Each call opens a short-lived admin client.
  */
 import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { OFFSETS_TOPIC, offsetsPartitionFor } from '../../framework/kafka/offsets-partition.ts';
 import { privateCluster } from '../../framework/kafka/private-cluster.ts';
-
-const OFFSETS_TOPIC = '__consumer_offsets';
 
 async function withAdmin<T>(bootstrap: string[], fn: (admin: Admin, kafka: Kafka) => Promise<T>): Promise<T> {
   const kafka = new Kafka({ clientId: 'sluice-infra-topology', brokers: bootstrap, connectionTimeout: 1_000, requestTimeout: 5_000, retry: { retries: 2 }, logLevel: logLevel.NOTHING });
@@ -16,23 +15,6 @@ async function withAdmin<T>(bootstrap: string[], fn: (admin: Admin, kafka: Kafka
   } finally {
     await admin.disconnect();
   }
-}
-
-/** Java's `String.hashCode()`: 31-polynomial over UTF-16 code units, in 32-bit two's complement. */
-export function javaStringHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  return h;
-}
-
-/** Kafka's `Utils.abs`: Math.abs, except Integer.MIN_VALUE maps to 0 (not to itself). */
-export function kafkaAbs(n: number): number {
-  return n === -2147483648 ? 0 : Math.abs(n);
-}
-
-/** The `__consumer_offsets` partition that holds a group (GroupCoordinator's partitionFor). */
-export function offsetsPartitionFor(groupId: string, offsetsPartitions: number): number {
-  return kafkaAbs(javaStringHash(groupId)) % offsetsPartitions;
 }
 
 export async function leaderOf(bootstrap: string[], topic: string, partition: number): Promise<number> {

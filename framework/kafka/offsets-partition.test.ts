@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { javaStringHash, kafkaAbs, offsetsPartitionFor } from './topology.ts';
+import { javaStringHash, kafkaAbs, offsetsPartitionFor } from './offsets-partition.ts';
 
-describe('the group coordinator partition', () => {
+describe("the group's __consumer_offsets partition", () => {
   it("hashes as Java's String.hashCode does", () => {
     // Values from the JVM: "".hashCode() = 0, "a" = 97, "hello" = 99162322, "polygenelubricants" = Integer.MIN_VALUE.
     expect(javaStringHash('')).toBe(0);
