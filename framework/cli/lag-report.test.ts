@@ -5,6 +5,8 @@ import { formatLag, partitionLag, triggerLag } from './lag-report.ts';
 const p = (partition: number, committed: number, logEnd: number, logStart = 0) => ({ partition, committed, logStart, logEnd });
 const group: GroupMembers = {
   state: 'Stable',
+  protocolType: 'consumer',
+  protocol: 'RoundRobinAssigner',
   members: [{ memberId: 'sluice-orders-1', clientId: 'sluice-orders', clientHost: '/127.0.0.1', assignment: { orders: [2, 0, 1] } }],
 };
 const base = { functionName: 'orders', topic: 'orders', groupId: 'orders-processor', brokers: ['127.0.0.1:29092'], group };

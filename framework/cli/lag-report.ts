@@ -60,7 +60,7 @@ function formatOne(r: TriggerLag): string {
 }
 
 /** Right-aligned numeric columns under their headers. */
-function table(headers: string[], rows: string[][]): string[] {
+export function table(headers: string[], rows: string[][]): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
   return [line(headers), ...rows.map(line)];

@@ -5,6 +5,8 @@ import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 const { ConfigResourceTypes, AssignerProtocol } = kafkajs;
 import { ConfigError, SluiceError } from '../errors.ts';
 import { describeCause, isAuthenticationFailure } from './client.ts';
+import { OFFSETS_TOPIC, offsetsPartitionFor } from './offsets-partition.ts';
+import { privateCluster } from './private-cluster.ts';
 
 export interface TopicRequest {
   topic: string;
@@ -31,11 +33,27 @@ export interface GroupPartitionOffsets extends PartitionOffsets {
 export interface GroupMembers {
   /** `Stable`, `PreparingRebalance`, `CompletingRebalance`, `Empty`, `Dead` or `Unknown`. */
   state: string;
+  /** `consumer` for Kafka consumers (empty while the group has no member). */
+  protocolType: string;
+  /** The partition assignor the members agreed on, e.g. `RoundRobinAssigner` (empty while none). */
+  protocol: string;
   members: Array<{ memberId: string; clientId: string; clientHost: string; assignment: Record<string, number[]> }>;
 }
 
+/** The broker coordinating a group, and the `__consumer_offsets` partition it does so as leader of. */
+export interface GroupCoordinator {
+  nodeId: number;
+  /** `host:port` as the broker advertises it. */
+  address: string;
+  /** `Utils.abs(groupId.hashCode()) % partitions`, with the partition count read from the broker. */
+  offsetsPartition: number;
+  offsetsPartitions: number;
+  /** The leader of that partition in the metadata: the coordinator, unless leadership is moving. */
+  offsetsPartitionLeader: number;
+}
+
 export class ClusterAdmin {
-  private constructor(private readonly admin: Admin, readonly brokers: string[]) {}
+  private constructor(private readonly admin: Admin, readonly brokers: string[], private readonly kafka: Kafka) {}
 
   /** Connects with the client's bounded retries; unreachable brokers become a clear error. */
   static async connect(kafka: Kafka, brokers: string[]): Promise<ClusterAdmin> {
@@ -47,7 +65,7 @@ export class ClusterAdmin {
       await admin.disconnect().catch(() => undefined);
       throw isAuthenticationFailure(e) ? credentialsRefused(brokers, e) : unreachable(brokers, e);
     }
-    return new ClusterAdmin(admin, brokers);
+    return new ClusterAdmin(admin, brokers, kafka);
   }
 
   /** Creates the topics that do not exist yet; returns the names it created. */
@@ -135,11 +153,34 @@ export class ClusterAdmin {
   async describeGroup(groupId: string): Promise<GroupMembers> {
     const { groups } = await retryCoordinator(() => this.admin.describeGroups([groupId]));
     const group = groups[0];
-    if (!group) return { state: 'Unknown', members: [] };
+    if (!group) return { state: 'Unknown', protocolType: '', protocol: '', members: [] };
     return {
       state: group.state,
+      protocolType: group.protocolType,
+      protocol: group.protocol,
       members: group.members.map((m) => ({ memberId: m.memberId, clientId: m.clientId, clientHost: m.clientHost, assignment: decodeAssignment(m.memberAssignment) })),
     };
+  }
+
+  /**
+   * Who coordinates `groupId`: FindCoordinator's answer, and the `__consumer_offsets` partition
+   * that holds the group with its leader from the metadata. When kafkajs no longer exposes its
+   * cluster (private-cluster.ts), the partition's leader is named instead.
+   */
+  async coordinator(groupId: string): Promise<GroupCoordinator> {
+    const [{ topics }, { brokers }] = await Promise.all([
+      retryCoordinator(() => this.admin.fetchTopicMetadata({ topics: [OFFSETS_TOPIC] })),
+      this.admin.describeCluster(),
+    ]);
+    const partitions = topics[0]?.partitions ?? [];
+    if (partitions.length === 0) throw new Error(`the brokers report no ${OFFSETS_TOPIC} partitions (no group has committed on this cluster yet)`);
+    const offsetsPartition = offsetsPartitionFor(groupId, partitions.length);
+    const leader = partitions.find((p) => p.partitionId === offsetsPartition)?.leader ?? -1;
+    const found = await findCoordinator(this.kafka, groupId);
+    const nodeId = found?.nodeId ?? leader;
+    const broker = brokers.find((b) => b.nodeId === nodeId);
+    const address = found ? `${found.host}:${found.port}` : broker ? `${broker.host}:${broker.port}` : '?';
+    return { nodeId, address, offsetsPartition, offsetsPartitions: partitions.length, offsetsPartitionLeader: leader };
   }
 
   /** For each partition, the first offset at or after `timestampMs` (log end when none). */
@@ -171,6 +212,19 @@ async function retryCoordinator<T>(request: () => Promise<T>, attempts = 6): Pro
       if (attempt >= attempts || (e as { retriable?: unknown }).retriable !== true) throw e;
       await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
     }
+  }
+}
+
+/** FindCoordinator through kafkajs's cluster; undefined when kafkajs no longer exposes it. */
+async function findCoordinator(kafka: Kafka, groupId: string): Promise<{ nodeId: number; host: string; port: number } | undefined> {
+  const cluster = privateCluster(kafka);
+  if (!cluster) return undefined;
+  await cluster.connect();
+  try {
+    await cluster.refreshMetadata();
+    return (await cluster.findGroupCoordinatorMetadata({ groupId, coordinatorType: 0 })).coordinator;
+  } finally {
+    await cluster.disconnect();
   }
 }
 

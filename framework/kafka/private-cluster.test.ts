@@ -7,5 +7,7 @@ describe('privateCluster', () => {
     const cluster = privateCluster(new Kafka({ brokers: ['127.0.0.1:1'], logLevel: 0 }));
     expect(typeof cluster?.connect).toBe('function');
     expect(typeof cluster?.findGroupCoordinator).toBe('function');
+    expect(typeof cluster?.findGroupCoordinatorMetadata).toBe('function');
+    expect(typeof cluster?.refreshMetadata).toBe('function');
   });
 });

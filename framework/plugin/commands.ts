@@ -6,11 +6,12 @@
 import { parseBrokers } from '../config/brokers.ts';
 import { getAt } from '../config/path.ts';
 import { formatLag } from '../cli/lag-report.ts';
-import { readLag } from '../cli/lag-read.ts';
+import { readLag, readStatus } from '../cli/lag-read.ts';
 import { runningLocalBroker } from '../cli/local-broker.ts';
 import { untilSignal } from '../cli/process.ts';
 import { runLocal } from '../cli/run-local.ts';
 import { readRecordLines, sendRecords } from '../cli/send-records.ts';
+import { runStatus, watchSeconds } from '../cli/status-run.ts';
 import { frameworkLogger } from './framework-logger.ts';
 import { serviceOf as service, userError, type HookContext } from './service.ts';
 
@@ -44,9 +45,7 @@ export async function start(c: HookContext): Promise<void> {
 
 export async function lag(c: HookContext): Promise<void> {
   await userErrors(c, async () => {
-    const fn = typeof c.options.function === 'string' ? c.options.function : undefined;
-    const triggers = service(c).triggers.filter((t) => !fn || t.functionName === fn);
-    if (triggers.length === 0) throw new Error(fn ? `No sluice trigger for function "${fn}".` : 'The service declares no sluice trigger.');
+    const triggers = chosenTriggers(c);
     const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
     const progress = c.utils.progress.create({ message: 'Reading consumer groups' });
     let reports: Awaited<ReturnType<typeof readLag>>;
@@ -56,6 +55,30 @@ export async function lag(c: HookContext): Promise<void> {
       progress.remove();
     }
     c.utils.writeText(c.options.json ? JSON.stringify(reports, null, 2) : formatLag(reports));
+  });
+}
+
+export async function status(c: HookContext): Promise<void> {
+  await userErrors(c, async () => {
+    const every = watchSeconds(c.options.watch === true, typeof c.options.interval === 'string' ? c.options.interval : undefined);
+    const triggers = chosenTriggers(c);
+    const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
+    const logger = frameworkLogger(c.utils.log);
+    const stop = new AbortController();
+    const stopWatching = () => stop.abort();
+    process.once('SIGINT', stopWatching);
+    try {
+      await runStatus({
+        read: () => readStatus({ triggers, logger, ...(defaultBrokers ? { defaultBrokers } : {}) }),
+        write: (text) => c.utils.writeText(text),
+        json: c.options.json === true,
+        watchSeconds: every,
+        tty: process.stdout.isTTY === true,
+        signal: stop.signal,
+      });
+    } finally {
+      process.off('SIGINT', stopWatching);
+    }
   });
 }
 
@@ -98,4 +121,12 @@ async function userErrors(c: HookContext, run: () => Promise<void>): Promise<voi
   } catch (e) {
     throw userError(c, e);
   }
+}
+
+/** The triggers of --function, else all; none is an error naming what to fix. */
+function chosenTriggers(c: HookContext): ReturnType<typeof service>['triggers'] {
+  const fn = typeof c.options.function === 'string' ? c.options.function : undefined;
+  const triggers = service(c).triggers.filter((t) => !fn || t.functionName === fn);
+  if (triggers.length === 0) throw new Error(fn ? `No sluice trigger for function "${fn}".` : 'The service declares no sluice trigger.');
+  return triggers;
 }

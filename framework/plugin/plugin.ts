@@ -35,6 +35,16 @@ export const COMMANDS: Record<string, CommandDefinition> = {
         lifecycleEvents: ['show'],
         options: { function: functionOption, json: { usage: 'Print JSON', type: 'boolean' } },
       },
+      status: {
+        usage: "Show each trigger's consumer group as the brokers see it: state, assignor, coordinator, members, offsets and lag",
+        lifecycleEvents: ['show'],
+        options: {
+          function: functionOption,
+          json: { usage: 'Print JSON', type: 'boolean' },
+          watch: { usage: 'Refresh every few seconds until Ctrl-C', shortcut: 'w', type: 'boolean' },
+          interval: { usage: 'Seconds between refreshes with --watch (default 2)', type: 'string' },
+        },
+      },
       produce: {
         usage: 'Send records to a topic: JSON lines ({"key","value","headers"} or any JSON value) from --file or stdin',
         lifecycleEvents: ['send'],
@@ -87,6 +97,7 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
         'sluice:help': async () => utils.writeText(commandList()),
         'sluice:start:run': async () => (await commands()).start(context),
         'sluice:lag:show': async () => (await commands()).lag(context),
+        'sluice:status:show': async () => (await commands()).status(context),
         'sluice:produce:send': async () => (await commands()).produce(context),
         // The compiled template holds every function by now: add the poller's ECS service (deploy/).
         'package:compileEvents': async () => (await packageHook()).addPollerService(context),

@@ -1,7 +1,7 @@
 /**
  * The Serverless CLI (osls) as a user runs it, on small services in temp directories that list
  * Sluice's plugin: `serverless print` validates sluice triggers with the registered schema and
- * Sluice's own rules; `serverless sluice start | produce | lag` run, send and report against
+ * Sluice's own rules; `serverless sluice start | produce | lag | status` run, send and report against
  * the real broker.
  */
 import { spawn } from 'node:child_process';
@@ -94,7 +94,7 @@ describe('serverless print with the Sluice plugin', () => {
   });
 });
 
-describe('serverless sluice start | produce | lag', () => {
+describe('serverless sluice start | produce | lag | status', () => {
   const topic = uniqueName('sls-e2e');
   let start: Sls | undefined;
   afterAll(async () => {
@@ -132,6 +132,12 @@ describe('serverless sluice start | produce | lag', () => {
     expect(report!.group.members[0]!.assignment[topic]!.sort()).toEqual([0, 1]);
     expect(report!.partitions.reduce((n, p) => n + p.logEnd, 0)).toBe(3);
     expect(report!.totalLag).toBe(0);
+
+    // The same group through `serverless sluice status`: the running member and its coordinator.
+    const status = sls(['sluice', 'status'], dir);
+    expect(await status.exited, status.output()).toBe(0);
+    expect(status.output()).toContain(`echo: topic ${topic}, group ${group} on ${brokers().join(',')}`);
+    expect(status.output()).toMatch(/state Stable, protocol consumer, assignor \w+\n +coordinator broker \d+ at \S+, leader of __consumer_offsets-\d+ \(of \d+\)\n +members 1:\n +\S+ +client \S+ +host \S+ +partitions 0,1\n/);
 
     start.signal('SIGINT');
     expect(await start.exited, start.output()).toBe(0);

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { formatStatus, type TriggerStatus } from './status-report.ts';
+import { watchSeconds } from './status-run.ts';
+
+const report = (over: Partial<TriggerStatus['coordinator']> = {}): TriggerStatus => ({
+  functionName: 'orders', topic: 'orders', groupId: 'g', brokers: ['b1:9092'], startingPosition: 'TRIM_HORIZON',
+  group: {
+    state: 'Stable', protocolType: 'consumer', protocol: 'RoundRobinAssigner',
+    members: [
+      { memberId: 'm-1', clientId: 'sluice-a', clientHost: '/10.0.0.1', assignment: { orders: [2, 0] } },
+      { memberId: 'm-2', clientId: 'sluice-b', clientHost: '/10.0.0.2', assignment: { orders: [1] } },
+    ],
+  },
+  partitions: [
+    { partition: 0, committed: 5, logStart: 0, logEnd: 9, lag: 4 },
+    { partition: 1, committed: -1, logStart: 0, logEnd: 3, lag: 3 },
+    { partition: 2, committed: 7, logStart: 0, logEnd: 7, lag: 0 },
+  ],
+  totalLag: 7,
+  coordinator: { nodeId: 2, address: 'b2:9092', offsetsPartition: 31, offsetsPartitions: 50, offsetsPartitionLeader: 2, ...over },
+});
+
+describe('formatStatus', () => {
+  it('prints state, assignor, coordinator, members and each partition with its owner', () => {
+    expect(formatStatus([report()])).toBe([
+      'orders: topic orders, group g on b1:9092',
+      '  state Stable, protocol consumer, assignor RoundRobinAssigner',
+      '  coordinator broker 2 at b2:9092, leader of __consumer_offsets-31 (of 50)',
+      '  members 2:',
+      '    m-1  client sluice-a  host /10.0.0.1  partitions 0,2',
+      '    m-2  client sluice-b  host /10.0.0.2  partitions 1',
+      '  partition  committed  log-end  lag     owner',
+      '          0          5        9    4  sluice-a',
+      '          1          -        3    3  sluice-b',
+      '          2          7        7    0  sluice-a',
+      '  total lag 7',
+    ].join('\n'));
+  });
+
+  it('says when the offsets partition is led by another broker than FindCoordinator named (leadership moving)', () => {
+    expect(formatStatus([report({ offsetsPartitionLeader: -1 })])).toContain("(of 50) (the partition's leader is none: leadership is moving)");
+    expect(formatStatus([report({ offsetsPartitionLeader: 3 })], new Date(0))).toMatch(/^sluice status at 1970-01-01T00:00:00.000Z\n\n.*\n[\s\S]*leader is broker 3/);
+  });
+});
+
+describe('watchSeconds', () => {
+  it('reads once without --watch, every 2 s with it, --interval when given', () => {
+    expect(watchSeconds(undefined, undefined)).toBeUndefined();
+    expect(watchSeconds(true, undefined)).toBe(2);
+    expect(watchSeconds(true, '10')).toBe(10);
+    expect(() => watchSeconds(true, '0.5')).toThrow(/--interval takes the seconds between refreshes of --watch, a whole number 1–3600 \(default 2\); got "0.5"/);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Pure: what `status` shows for one trigger's consumer group and how it prints. It is `lag`'s
+ * report (lag-report.ts) plus the group's protocol, assignor and coordinator, and each partition's
+ * owner, all as the brokers answered.
+ */
+import type { GroupCoordinator } from '../kafka/admin.ts';
+import { table, type TriggerLag } from './lag-report.ts';
+
+export interface TriggerStatus extends TriggerLag {
+  coordinator: GroupCoordinator;
+}
+
+/** One block per trigger; `at` heads the report (the time it was read, for --watch). */
+export function formatStatus(reports: TriggerStatus[], at?: Date): string {
+  const blocks = reports.map(formatOne);
+  return (at ? [`sluice status at ${at.toISOString()}`, ...blocks] : blocks).join('\n\n');
+}
+
+function formatOne(r: TriggerStatus): string {
+  const g = r.group;
+  const c = r.coordinator;
+  const protocol = g.protocolType ? `protocol ${g.protocolType}, assignor ${g.protocol || 'none yet'}` : 'no protocol (no member)';
+  const moving = c.offsetsPartitionLeader === c.nodeId ? '' : ` (the partition's leader is ${c.offsetsPartitionLeader < 0 ? 'none' : `broker ${c.offsetsPartitionLeader}`}: leadership is moving)`;
+  const lines = [
+    `${r.functionName}: topic ${r.topic}, group ${r.groupId} on ${r.brokers.join(',')}`,
+    `  state ${g.state}, ${protocol}`,
+    `  coordinator broker ${c.nodeId} at ${c.address}, leader of __consumer_offsets-${c.offsetsPartition} (of ${c.offsetsPartitions})${moving}`,
+    `  members ${g.members.length}${g.members.length ? ':' : ''}`,
+  ];
+  const owner = new Map<number, string>();
+  for (const m of g.members) {
+    const owned = [...(m.assignment[r.topic] ?? [])].sort((a, b) => a - b);
+    for (const p of owned) owner.set(p, m.clientId);
+    lines.push(`    ${m.memberId}  client ${m.clientId}  host ${m.clientHost}  partitions ${owned.length ? owned.join(',') : 'none'}`);
+  }
+  const rows = r.partitions.map((p) => [String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag), owner.get(p.partition) ?? '-']);
+  lines.push(...table(['partition', 'committed', 'log-end', 'lag', 'owner'], rows).map((l) => `  ${l}`));
+  lines.push(`  total lag ${r.totalLag}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,49 @@
+/**
+ * `npm run status`: for each Sluice trigger of ./serverless.yml, its consumer group as the
+ * brokers see it: state, protocol and assignor, coordinator (and the __consumer_offsets
+ * partition it leads), members with their partitions, and committed / log-end / lag per
+ * partition. Brokers as for `npm run lag`.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../errors.ts';
+import { createLogger } from '../observe/logger.ts';
+import { readStatus } from './lag-read.ts';
+import { runningLocalBroker } from './local-broker.ts';
+import { exitOnError } from './process.ts';
+import { loadServiceFromArgs, SERVICE_OPTIONS } from './service-args.ts';
+import { DEFAULT_WATCH_SECONDS, runStatus, watchSeconds } from './status-run.ts';
+
+const USAGE = `Usage: npm run status [-- --function <name>] [--stage <stage>] [--config <file>] [--json] [--watch [--interval <s>]]
+
+Shows each trigger's consumer group as the brokers see it: state, protocol and assignor, the
+coordinator and the __consumer_offsets partition it leads, every member with its client id, host
+and partitions, and per partition the committed offset, the log-end offset, the lag and the owner.
+--json prints the same as JSON; --watch refreshes every ${DEFAULT_WATCH_SECONDS} s (or --interval) until Ctrl-C.`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { ...SERVICE_OPTIONS, json: { type: 'boolean' }, watch: { type: 'boolean', short: 'w' }, interval: { type: 'string' } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const every = watchSeconds(values.watch, values.interval);
+  const service = await loadServiceFromArgs(values);
+  const triggers = service.triggers.filter((t) => !values.function || t.functionName === values.function);
+  if (triggers.length === 0) throw new ConfigError(values.function ? `No sluice trigger for function "${values.function}".` : 'serverless.yml declares no sluice trigger.');
+  const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
+  const logger = createLogger('status');
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  await runStatus({
+    read: () => readStatus({ triggers, logger, ...(defaultBrokers ? { defaultBrokers } : {}) }),
+    write: (text) => console.log(text),
+    json: values.json === true,
+    watchSeconds: every,
+    tty: process.stdout.isTTY === true,
+    signal: stop.signal,
+  });
+}
+
+main().catch(exitOnError);
