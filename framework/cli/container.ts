@@ -3,7 +3,7 @@
  * `node --import tsx framework/cli/container.ts`). It polls the triggers that `serverless
  * package` wrote into SLUICE_TRIGGERS (framework/plugin/deploy/container-config.ts) and invokes
  * the deployed Lambdas with the lambda invoker; region and credentials come from the task (the
- * SDK's chain). Topics are never created here: they must exist on the cluster. SIGTERM (ECS
+ * SDK's chain). Every `custom.sluice.metrics.period` it writes CloudWatch EMF lines to stdout. Topics are never created here: they must exist on the cluster. SIGTERM (ECS
  * stopping the task) finishes in-flight invocations, commits them and leaves the groups.
  */
 import { createLambdaInvoker } from '../invoke/lambda.ts';
@@ -20,7 +20,12 @@ async function main(): Promise<void> {
   const invoker = createLambdaInvoker({ functionNames: config.functionNames, logger: logger.child('lambda'), maxConcurrency: config.triggers.reduce((n, t) => n + t.concurrency, 0) });
   let running: RunningService | undefined;
   const http = httpSettings('container', process.env);
-  const starting = runService({ triggers: config.triggers, invoker, logger, events: new Instrumentation(), http }).then((r) => {
+  // CloudWatch metrics as EMF lines on stdout, which the awslogs driver ships (observe/emf.ts).
+  const emf = {
+    settings: { ...config.metrics, service: `${config.service}-${config.stage}`, functionNames: config.functionNames },
+    write: (line: string) => void process.stdout.write(`${line}\n`),
+  };
+  const starting = runService({ triggers: config.triggers, invoker, logger, events: new Instrumentation(), http, emf }).then((r) => {
     running = r;
     // A trigger that stopped for good: finish what runs, then exit non-zero so ECS replaces the task.
     void r.fatal.then(async (e) => {

@@ -152,7 +152,11 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
     const count = unique.length === 1 ? '1 problem' : `${unique.length} problems`;
     throw new ConfigError(`${file}: ${count} with the Sluice configuration:\n${unique.map((p) => `  - ${p}`).join('\n')}`);
   }
-  return { service, stage, region, rootDir: path.resolve(options.rootDir), triggers, ...(custom.http?.port !== undefined ? { http: { port: custom.http.port } } : {}) };
+  return {
+    service, stage, region, rootDir: path.resolve(options.rootDir), triggers,
+    ...(custom.http?.port !== undefined ? { http: { port: custom.http.port } } : {}),
+    ...(custom.metrics ? { metrics: { ...(custom.metrics.namespace !== undefined ? { namespace: custom.metrics.namespace } : {}), ...(custom.metrics.period !== undefined ? { periodSeconds: custom.metrics.period } : {}) } } : {}),
+  };
 }
 
 /**
@@ -160,17 +164,17 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
  * tuning, for values triggers leave out (undefined when custom.sluice is invalid; see buildTrigger).
  */
 function serviceSettings(custom: unknown, problems: string[]): ServiceSettings {
-  const none = { brokers: undefined, tuning: undefined, emulateNativeEvents: false, http: undefined };
+  const none = { brokers: undefined, tuning: undefined, emulateNativeEvents: false, http: undefined, metrics: undefined };
   if (custom === FAILED) return none;
   const checked = checkSluiceCustom(custom, 'custom.sluice');
   problems.push(...checked.problems);
   if (checked.value === undefined) return none;
-  const { bootstrapServers: servers, emulateNativeEvents = false, http, ...rest } = checked.value;
+  const { bootstrapServers: servers, emulateNativeEvents = false, http, metrics, ...rest } = checked.value;
   const tuning = pickTuning(rest);
-  if (servers === undefined) return { brokers: undefined, tuning, emulateNativeEvents, http };
+  if (servers === undefined) return { brokers: undefined, tuning, emulateNativeEvents, http, metrics };
   const parsed = parseBrokers(servers, 'custom.sluice.bootstrapServers');
   problems.push(...parsed.problems);
-  return { brokers: parsed.brokers, tuning, emulateNativeEvents, http };
+  return { brokers: parsed.brokers, tuning, emulateNativeEvents, http, metrics };
 }
 
 interface ServiceSettings {
@@ -178,6 +182,7 @@ interface ServiceSettings {
   tuning: GroupTuningInput | undefined;
   emulateNativeEvents: boolean;
   http: { port?: number } | undefined;
+  metrics: { namespace?: string; period?: number } | undefined;
 }
 
 function pickTuning(v: GroupTuningInput): GroupTuningInput {

@@ -264,6 +264,26 @@ export const sluiceCustomSchema = {
       },
       additionalProperties: false,
     },
+    metrics: {
+      description: 'metrics holds the deployed poller\'s CloudWatch metrics settings, e.g. "metrics: { namespace: Shop/Sluice, period: 60 }".',
+      type: 'object',
+      properties: {
+        namespace: {
+          description:
+            'namespace is the CloudWatch namespace of the poller\'s metrics (OffsetLag, Invocations, Errors, Throttles): 1–255 letters, digits and . - _ / # :, ' +
+            'not starting with : or AWS/, e.g. Shop/Sluice; default Sluice.',
+          type: 'string',
+          pattern: '^(?!AWS/)(?!:)[A-Za-z0-9._/#:-]{1,255}$',
+        },
+        period: {
+          description: 'period is how often, in seconds, the poller writes its metrics to the log, an integer 1–3600 (below 60: high-resolution metrics); default 60.',
+          type: 'integer',
+          minimum: 1,
+          maximum: 3600,
+        },
+      },
+      additionalProperties: false,
+    },
     deploy: sluiceDeploySchema,
   },
   additionalProperties: false,
@@ -308,5 +328,6 @@ export interface SluiceCustomInput extends GroupTuningInput {
   bootstrapServers?: string | string[];
   emulateNativeEvents?: boolean;
   http?: { port?: number };
+  metrics?: { namespace?: string; period?: number };
   deploy?: SluiceDeployInput;
 }

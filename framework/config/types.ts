@@ -113,4 +113,6 @@ export interface ServiceSpec {
   triggers: TriggerSpec[];
   /** `custom.sluice.http`: the health server's port, when set. */
   http?: { port: number };
+  /** `custom.sluice.metrics`, as written (defaults: observe/emf.ts EMF_DEFAULTS). */
+  metrics?: { namespace?: string; periodSeconds?: number };
 }

@@ -276,4 +276,11 @@ describe('custom.sluice schema', () => {
       /^custom\.sluice\.maxPollIntervalMs: must be at most 3600000 \(got 3600001\)\. maxPollIntervalMs is .*; omit it for 300000\.$/,
     );
   });
+
+  it('takes a CloudWatch namespace and period for the metrics, refusing AWS/ namespaces and periods out of range', () => {
+    expect(checkSluiceCustom({ metrics: { namespace: 'Shop/Sluice', period: 10 } }).problems).toEqual([]);
+    const [namespace, period] = checkSluiceCustom({ metrics: { namespace: 'AWS/Lambda', period: 0 } }).problems;
+    expect(namespace).toMatch(/^custom\.sluice\.metrics\.namespace: .*namespace is the CloudWatch namespace of the poller's metrics .*not starting with : or AWS\/, e\.g\. Shop\/Sluice; default Sluice\.$/);
+    expect(period).toBe('custom.sluice.metrics.period: must be at least 1 (got 0). period is how often, in seconds, the poller writes its metrics to the log, an integer 1–3600 (below 60: high-resolution metrics); default 60.');
+  });
 });

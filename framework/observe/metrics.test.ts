@@ -50,4 +50,38 @@ describe('PollerMetrics', () => {
     value = await reader(metrics);
     expect(value('sluice_records_invoked_total')).toBe(30); // closed: no longer listening
   });
+
+  it('drops the lag of a partition assigned away and starts it again from its fetch position when it comes back', async () => {
+    const events = new Instrumentation();
+    const metrics = new PollerMetrics([{ functionName: 'orders', topic: 'orders', consumerGroupId: 'g' }], events);
+    const batch = (partition: number, firstOffset: number, highWatermark: number) =>
+      events.emit('poller.batch_received', { functionName: 'orders', topic: 'orders', partition, count: 1, firstOffset, lastOffset: firstOffset, lag: 0, highWatermark });
+    events.emit('group.join', { groupId: 'g', memberId: 'm', isLeader: true, assignment: { orders: [0, 1] }, durationMs: 1 });
+    batch(0, 10, 30);
+    batch(1, 0, 5);
+    events.emit('poller.commit', { functionName: 'orders', groupId: 'g', topic: 'orders', partition: 1, offset: 5, durationMs: 1 });
+    expect(metrics.snapshot()).toEqual([{ functionName: 'orders', topic: 'orders', group: 'g', invocations: 0, errors: 0, throttles: 0, offsetLag: 20 }]);
+
+    events.emit('group.rebalanced', { groupId: 'g', memberId: 'm', durationMs: 5, assignment: { orders: [1] } });
+    let value = await reader(metrics);
+    expect(value('sluice_offset_lag', { partition: '0' })).toBe(0); // no series: another member reports it
+    expect((await metrics.text()).match(/^sluice_offset_lag\{.*$/gm)).toEqual([expect.stringContaining('partition="1"')]);
+    expect(metrics.snapshot()[0]!.offsetLag).toBe(0);
+
+    // Back, after another member committed up to 28: the lag is from there, not from the old 10.
+    events.emit('group.rebalanced', { groupId: 'g', memberId: 'm', durationMs: 5, assignment: { orders: [0, 1] } });
+    batch(0, 28, 31);
+    value = await reader(metrics);
+    expect(value('sluice_offset_lag', { partition: '0' })).toBe(3);
+    expect(metrics.snapshot()[0]!.offsetLag).toBe(3);
+  });
+
+  it('counts invocations, errors and throttles per trigger for the snapshot', () => {
+    const events = new Instrumentation();
+    const metrics = new PollerMetrics([{ functionName: 'orders', topic: 'orders', consumerGroupId: 'g' }], events);
+    for (const [ok, kind] of [[true, undefined], [false, 'error'], [false, 'timeout'], [false, 'not-invoked'], [true, undefined]] as const) {
+      events.emit('poller.chunk_end', { ...chunk, ok, durationMs: 1, ...(kind ? { kind, error: 'x' } : {}) });
+    }
+    expect(metrics.snapshot()).toEqual([{ functionName: 'orders', topic: 'orders', group: 'g', invocations: 4, errors: 2, throttles: 1, offsetLag: 0 }]);
+  });
 });

@@ -7,7 +7,11 @@
  *
  * `sluice_offset_lag` is read from the broker, not guessed: the high watermark the partition's
  * last fetch returned minus the group's committed offset (before this member's first commit,
- * the offset it fetched from, which is the committed one).
+ * the offset it fetched from, which is the committed one). It is served for the partitions this
+ * member owns: a partition assigned away loses its lag series (another member reports it), and
+ * one assigned back starts again from the offset it is fetched from.
+ *
+ * `snapshot()` gives each trigger's totals for CloudWatch (observe/emf.ts).
  */
 import { Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
 import type { TriggerSpec } from '../config/types.ts';
@@ -20,6 +24,9 @@ type TriggerLabel = (typeof TRIGGER)[number];
 
 interface PartitionSeries {
   labels: LabelValues<PartitionLabel>;
+  trigger: TriggerTotals;
+  /** Assigned to this member since its last fetch; false once assigned away (no lag series). */
+  owned: boolean;
   highWatermark: number;
   committed: number | undefined;
   lag: ReturnType<Gauge<PartitionLabel>['labels']>;
@@ -34,11 +41,31 @@ interface PartitionSeries {
   sendFailures: ReturnType<Counter<PartitionLabel>['labels']>;
 }
 
+/** A trigger's figures for CloudWatch: counts since the start, and the largest lag of its owned partitions. */
+export interface TriggerTotals {
+  functionName: string;
+  topic: string;
+  group: string;
+  /** Invocations that reached the function (any outcome but throttled). */
+  invocations: number;
+  /** Of those, the ones that failed: error, timeout, crash. */
+  errors: number;
+  /** Invocations that never reached the function (throttled or unreachable). */
+  throttles: number;
+}
+
+export interface TriggerSnapshot extends TriggerTotals {
+  /** The maximum of `sluice_offset_lag` over the partitions this member owns (0 with none fetched). */
+  offsetLag: number;
+}
+
 export class PollerMetrics {
   readonly registry = new Registry();
   readonly contentType = this.registry.contentType;
   private readonly partitions = new Map<string, PartitionSeries>();
-  private readonly groups = new Map<string, string>();
+  private readonly totals = new Map<string, TriggerTotals>();
+  /** Per trigger: its label values and its invocation counter by outcome, made once (chunks reuse them). */
+  private readonly triggerSeries = new Map<TriggerTotals, { labels: LabelValues<TriggerLabel>; outcomes: Map<string, ReturnType<Counter<TriggerLabel | 'outcome'>['labels']>> }>();
   private readonly unsubscribe: Array<() => void> = [];
 
   private readonly m = {
@@ -65,7 +92,9 @@ export class PollerMetrics {
   };
 
   constructor(triggers: readonly Pick<TriggerSpec, 'functionName' | 'topic' | 'consumerGroupId'>[], events: Instrumentation) {
-    for (const t of triggers) this.groups.set(`${t.functionName}|${t.topic}`, t.consumerGroupId);
+    for (const t of triggers) {
+      this.totals.set(`${t.functionName}|${t.topic}`, { functionName: t.functionName, topic: t.topic, group: t.consumerGroupId, invocations: 0, errors: 0, throttles: 0 });
+    }
     const on: Instrumentation['on'] = (name, listener) => {
       const off = events.on(name, listener);
       this.unsubscribe.push(off);
@@ -74,6 +103,10 @@ export class PollerMetrics {
     on('poller.batch_received', (e) => {
       const s = this.series(e.functionName, e.topic, e.partition);
       s.received.inc(e.count);
+      if (!s.owned) {
+        s.owned = true;
+        s.lag = this.m.lag.labels(s.labels);
+      }
       s.highWatermark = e.highWatermark;
       s.committed ??= e.firstOffset;
       s.lag.set(Math.max(0, s.highWatermark - s.committed));
@@ -89,7 +122,13 @@ export class PollerMetrics {
       (e.ok ? s.succeeded : s.failed).inc(e.count);
       this.m.inFlight.dec(t);
       this.m.duration.observe(t, e.durationMs / 1000);
-      this.m.invocations.inc({ ...t, outcome: e.ok ? 'ok' : e.kind === 'not-invoked' ? 'throttled' : (e.kind ?? 'error') });
+      const outcome = e.ok ? 'ok' : e.kind === 'not-invoked' ? 'throttled' : (e.kind ?? 'error');
+      this.outcomeCounter(s.trigger, outcome).inc();
+      if (outcome === 'throttled') s.trigger.throttles++;
+      else {
+        s.trigger.invocations++;
+        if (outcome !== 'ok') s.trigger.errors++;
+      }
     });
     on('poller.retry_scheduled', (e) => this.series(e.functionName, e.topic, e.partition).retries.inc());
     on('poller.bisected', (e) => this.series(e.functionName, e.topic, e.partition).bisections.inc());
@@ -97,7 +136,7 @@ export class PollerMetrics {
       const s = this.series(e.functionName, e.topic, e.partition);
       s.commits.inc();
       s.committed = e.offset;
-      s.lag.set(Math.max(0, s.highWatermark - e.offset));
+      if (s.owned) s.lag.set(Math.max(0, s.highWatermark - e.offset));
       this.m.commitLatency.observe(this.trigger(e.functionName, e.topic), e.durationMs / 1000);
     });
     on('poller.commit_refused', (e) => this.m.commitsRefused.inc({ ...this.series(e.functionName, e.topic, e.partition).labels, reason: e.reason }));
@@ -108,9 +147,20 @@ export class PollerMetrics {
       this.m.rebalances.inc({ group: e.groupId });
       this.m.rebalanceDuration.observe({ group: e.groupId }, e.durationMs / 1000);
     });
+    on('group.join', (e) => this.assigned(e.groupId, e.assignment));
+    on('group.rebalanced', (e) => this.assigned(e.groupId, e.assignment));
     on('poller.heartbeat', (e) => {
       if (!e.ok) this.m.heartbeatFailures.inc({ group: e.groupId });
     });
+  }
+
+  /** Each trigger's totals and current largest lag, in the order the triggers were given. */
+  snapshot(): TriggerSnapshot[] {
+    const lag = new Map<TriggerTotals, number>();
+    for (const s of this.partitions.values()) {
+      if (s.owned && s.committed !== undefined) lag.set(s.trigger, Math.max(lag.get(s.trigger) ?? 0, s.highWatermark - s.committed));
+    }
+    return [...this.totals.values()].map((t) => ({ ...t, offsetLag: Math.max(0, lag.get(t) ?? 0) }));
   }
 
   /** The exposition, in Prometheus text format. */
@@ -122,18 +172,49 @@ export class PollerMetrics {
     for (const off of this.unsubscribe.splice(0)) off();
   }
 
+  /** A new assignment: partitions of the group's triggers that it lacks lose their lag series. */
+  private assigned(groupId: string, assignment: Record<string, number[]>): void {
+    for (const s of this.partitions.values()) {
+      if (!s.owned || s.trigger.group !== groupId || assignment[s.trigger.topic]?.includes(Number(s.labels.partition))) continue;
+      s.owned = false;
+      s.committed = undefined;
+      this.m.lag.remove(s.labels);
+    }
+  }
+
   private trigger(fn: string, topic: string): LabelValues<TriggerLabel> {
-    return { function: fn, topic, group: this.groups.get(`${fn}|${topic}`) ?? '' };
+    return this.seriesOf(this.totalsOf(fn, topic)).labels;
+  }
+
+  private outcomeCounter(t: TriggerTotals, outcome: string): ReturnType<Counter<TriggerLabel | 'outcome'>['labels']> {
+    const { labels, outcomes } = this.seriesOf(t);
+    let c = outcomes.get(outcome);
+    if (!c) outcomes.set(outcome, (c = this.m.invocations.labels({ ...labels, outcome })));
+    return c;
+  }
+
+  private seriesOf(t: TriggerTotals) {
+    let s = this.triggerSeries.get(t);
+    if (!s) this.triggerSeries.set(t, (s = { labels: { function: t.functionName, topic: t.topic, group: t.group }, outcomes: new Map() }));
+    return s;
+  }
+
+  private totalsOf(fn: string, topic: string): TriggerTotals {
+    const key = `${fn}|${topic}`;
+    let t = this.totals.get(key);
+    if (!t) this.totals.set(key, (t = { functionName: fn, topic, group: '', invocations: 0, errors: 0, throttles: 0 }));
+    return t;
   }
 
   private series(fn: string, topic: string, partition: number): PartitionSeries {
     const key = `${fn}|${topic}|${partition}`;
     let s = this.partitions.get(key);
     if (!s) {
-      const labels = { ...this.trigger(fn, topic), partition: String(partition) };
+      const trigger = this.totalsOf(fn, topic);
+      const labels = { function: fn, topic, group: trigger.group, partition: String(partition) };
       const m = this.m;
       s = {
-        labels, highWatermark: 0, committed: undefined,
+        labels, trigger, owned: true, highWatermark: 0, committed: undefined,
         lag: m.lag.labels(labels), received: m.received.labels(labels), filtered: m.filtered.labels(labels), invoked: m.invoked.labels(labels),
         succeeded: m.succeeded.labels(labels), failed: m.failed.labels(labels), retries: m.retries.labels(labels), bisections: m.bisections.labels(labels),
         commits: m.commits.labels(labels), sendFailures: m.sendFailures.labels(labels),

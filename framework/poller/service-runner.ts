@@ -16,6 +16,7 @@ import { resolveTriggerSecurity, type SecretSource } from '../kafka/security.ts'
 import type { Instrumentation } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
 import { startHttpServer } from '../observe/http-server.ts';
+import { startEmfReporter, type EmfSettings } from '../observe/emf.ts';
 import { PollerMetrics } from '../observe/metrics.ts';
 import type { Logger } from '../observe/logger.ts';
 import { groupByCluster } from './clusters.ts';
@@ -39,6 +40,8 @@ export interface ServiceRunnerOptions {
   secrets?: SecretSource;
   /** Serve /healthz, /readyz and /metrics here (observe/http-server.ts); none without it. */
   http?: { host: string; port: number; explicit: boolean };
+  /** Write CloudWatch Embedded Metric Format lines every period (observe/emf.ts); the container does. */
+  emf?: { settings: EmfSettings; write(line: string): void };
 }
 
 export interface RunningService {
@@ -70,7 +73,8 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   // Health is served from before the first connection: /readyz answers 503 until every trigger joined.
   const health = new HealthTracker(triggers, o.events);
   // Metrics listen to the events only when someone can read them.
-  const metrics = o.http ? new PollerMetrics(triggers, o.events) : undefined;
+  const metrics = o.http || o.emf ? new PollerMetrics(triggers, o.events) : undefined;
+  const emf = o.emf && metrics ? startEmfReporter(metrics, o.emf.settings, o.emf.write) : undefined;
   const http = o.http && (await startHttpServer({
     ...o.http,
     health,
@@ -78,11 +82,13 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     onFallback: (taken, used) => o.logger.warn(`port ${taken} is taken (another poller?); serving health on ${used} instead`, { hint: 'set SLUICE_HTTP_PORT or custom.sluice.http.port to choose one' }),
   }).catch((e: unknown) => {
     health.close();
+    emf?.stop();
     metrics?.close();
     throw e;
   }));
   const closeHttp = async () => {
     health.close();
+    emf?.stop();
     metrics?.close();
     await http?.close();
   };

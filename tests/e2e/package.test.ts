@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, runCli } from '../support/cli.ts';
 import { brokers, createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { checkEmf } from '../support/emf.ts';
+import { scrape } from '../support/prometheus.ts';
 import { python } from '../support/python.ts';
 
 const OSLS = join(REPO, 'node_modules', 'osls', 'bin', 'serverless.js');
@@ -114,7 +116,7 @@ describe('serverless package on the example service', () => {
   it('passes cfn-lint', () => cfnLint(templateFile));
 });
 
-const SERVICE = (topic: string, deploy: string, extra = '') => `service: shop\nframeworkVersion: '3'\nconfigValidationMode: error\nplugins:\n  - ${PLUGIN}\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\ncustom:\n  sluice:\n    deploy:\n${deploy}functions:\n  orders:\n    handler: functions/orders.handler\n    events:\n      - sluice:\n          topic: ${topic}\n${extra}  audit:\n    handler: functions/orders.handler\n`;
+const SERVICE = (topic: string, deploy: string, extra = '', sluice = '') => `service: shop\nframeworkVersion: '3'\nconfigValidationMode: error\nplugins:\n  - ${PLUGIN}\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\ncustom:\n  sluice:\n${sluice}    deploy:\n${deploy}functions:\n  orders:\n    handler: functions/orders.handler\n    events:\n      - sluice:\n          topic: ${topic}\n${extra}  audit:\n    handler: functions/orders.handler\n`;
 
 describe('serverless package with every deploy setting', () => {
   it('uses them, reads and writes exactly what the triggers declare, and passes cfn-lint', () => {
@@ -142,43 +144,82 @@ describe('serverless package with every deploy setting', () => {
 describe('the packaged poller container', () => {
   const topic = uniqueName('deploy-e2e');
   const invoked: Array<{ name: string; records: number }> = [];
+  /** Invocations answered only once released: the lag stays still while they wait. */
+  let held: Array<() => void> | undefined;
   let lambda: Server;
   afterAll(async () => {
     lambda?.close();
     await deleteTopic(topic);
   });
 
-  it('polls the triggers of SLUICE_TRIGGERS and invokes the deployed Lambda names, committing after success', async () => {
+  it('polls the triggers of SLUICE_TRIGGERS, invokes the deployed Lambda names, commits after success, and writes EMF metrics whose OffsetLag is the /metrics gauge', async () => {
     // A stand-in for the Lambda API: GetFunction and Invoke (RequestResponse), recording each event.
     lambda = createServer((req, res) => {
       let body = '';
       req.on('data', (d: Buffer) => (body += d.toString()));
       req.on('end', () => {
         const name = decodeURIComponent(/\/functions\/([^/]+)/.exec(req.url ?? '')?.[1] ?? '');
-        if (req.url?.endsWith('/invocations')) {
-          invoked.push({ name, records: Object.values((JSON.parse(body) as { records: Record<string, unknown[]> }).records).flat().length });
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(req.method === 'GET' ? JSON.stringify({ Configuration: { FunctionName: name } }) : 'null');
+        const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(req.method === 'GET' ? JSON.stringify({ Configuration: { FunctionName: name } }) : 'null');
+        if (!req.url?.endsWith('/invocations')) return answer();
+        invoked.push({ name, records: Object.values((JSON.parse(body) as { records: Record<string, unknown[]> }).records).flat().length });
+        if (held) held.push(answer);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => lambda.listen(0, '127.0.0.1', resolve));
     await createTopic(topic, 2);
     const group = uniqueName('deploy-group');
     const extra = `          consumerGroupId: ${group}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`;
-    const { template } = packaged(serviceDir(SERVICE(topic, '      image: example/sluice:1.0\n', extra)), {});
+    const metricsSettings = '    metrics:\n      namespace: Shop/Sluice\n      period: 1\n';
+    const { template } = packaged(serviceDir(SERVICE(topic, '      image: example/sluice:1.0\n', extra, metricsSettings)), {});
 
-    const env: NodeJS.ProcessEnv = { ...process.env, SLUICE_TRIGGERS: containerEnv(template, 'SLUICE_TRIGGERS') as string, AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambda.address() as AddressInfo).port}` };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env, SLUICE_TRIGGERS: containerEnv(template, 'SLUICE_TRIGGERS') as string, SLUICE_HTTP_PORT: '0',
+      AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambda.address() as AddressInfo).port}`,
+    };
     delete env.AWS_PROFILE;
     const poller = runCli('framework/cli/container.ts', [], { env });
+    const emf = () => poller.output().split('\n').filter((l) => l.startsWith('{"_aws"')).map(checkEmf);
     try {
-      await poller.waitForOutput(/ready: shop \(prod\), 1 trigger/, 60_000);
+      await poller.waitForOutput(/ready: shop \(prod\), 1 trigger\(s\); health on (http:\S+)\/healthz/, 60_000);
+      const httpUrl = /health on (http:\S+)\/healthz/.exec(poller.output())![1]!;
       await produce(topic, Array.from({ length: 5 }, (_, i) => ({ value: JSON.stringify({ i }) })));
       await waitFor('5 records invoked', () => invoked.reduce((n, i) => n + i.records, 0) === 5);
       expect(new Set(invoked.map((i) => i.name))).toEqual(new Set(['shop-prod-orders']));
       await waitFor('offsets committed', async () => (await offsets(group, topic)).reduce((n, p) => n + Math.max(p.committed, 0), 0) === 5);
+
+      // A backlog that stays on partition 1: its first invocation is held (well inside the
+      // function's 6 s timeout), so nothing commits there meanwhile.
+      held = [];
+      await produce(topic, Array.from({ length: 30 }, (_, i) => ({ value: JSON.stringify({ i }), partition: 1 })));
+      await waitFor('the invocation held', () => held!.length === 1, 30_000);
+      const gauge = Math.max(...(await scrape(httpUrl)).samples('sluice_offset_lag').map((x) => x.value));
+      const broker = Math.max(...(await offsets(group, topic)).map((p) => p.logEnd - p.committed));
+      expect(gauge).toBe(broker);
+      expect(gauge).toBe(30);
+      const since = emf().length;
+      await waitFor('an EMF line written after the backlog', () => emf().length > since, 10_000);
+      const line = emf().at(-1)!;
+      expect(line._aws.CloudWatchMetrics).toEqual([{
+        Namespace: 'Shop/Sluice',
+        Dimensions: [['Service', 'FunctionName', 'Topic'], ['Service']],
+        Metrics: ['OffsetLag', 'Invocations', 'Errors', 'Throttles'].map((Name) => ({ Name, Unit: 'Count', StorageResolution: 1 })),
+      }]);
+      expect(line).toMatchObject({ Service: 'shop-prod', FunctionName: 'shop-prod-orders', Topic: topic, ConsumerGroup: group, OffsetLag: gauge });
+      console.log(`[emf] ${JSON.stringify(line)}`);
+
+      const release = held;
+      held = undefined;
+      release.forEach((answer) => answer());
+      await waitFor('all 35 committed', async () => (await offsets(group, topic)).reduce((n, p) => n + Math.max(p.committed, 0), 0) === 35);
+      await waitFor('EMF OffsetLag back to 0', () => emf().at(-1)?.OffsetLag === 0, 10_000);
     } finally {
       poller.child.kill('SIGTERM');
       expect(await poller.exited, poller.output()).toBe(0);
     }
+    // The last line is written at the stop: the lines' Invocations add up to every invocation made.
+    const lines = emf();
+    expect(lines.reduce((n, l) => n + (l.Invocations as number), 0)).toBe(invoked.length);
+    expect(lines.reduce((n, l) => n + (l.Errors as number) + (l.Throttles as number), 0)).toBe(0);
   });
 });

@@ -8,6 +8,7 @@
 import type { ServiceSpec, TriggerSpec } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
 import { isPlainObject } from '../../config/path.ts';
+import { EMF_DEFAULTS } from '../../observe/emf.ts';
 
 export const TRIGGERS_ENV = 'SLUICE_TRIGGERS';
 /** ECS caps a whole task definition at 64 KiB; leave room for the rest of it. */
@@ -22,6 +23,13 @@ export interface ContainerConfig {
   functionNames: Record<string, string>;
   /** Enabled triggers only, as resolved, with `environment: {}`. */
   triggers: TriggerSpec[];
+  /** `custom.sluice.metrics` with defaults: the CloudWatch (EMF) namespace and period. */
+  metrics: { namespace: string; periodSeconds: number };
+}
+
+/** The namespace and period of the deployed poller's CloudWatch metrics. */
+export function metricsSettings(service: Pick<ServiceSpec, 'metrics'>): ContainerConfig['metrics'] {
+  return { namespace: service.metrics?.namespace ?? EMF_DEFAULTS.namespace, periodSeconds: service.metrics?.periodSeconds ?? EMF_DEFAULTS.periodSeconds };
 }
 
 /**
@@ -50,7 +58,7 @@ export function containerConfig(service: ServiceSpec, lambdaNames: Readonly<Reco
     functionNames[t.functionName] = lambdaName;
   }
   const triggers = enabled.map((t): TriggerSpec => ({ ...t, environment: {} }));
-  return { version: 1, invoker: 'lambda', service: service.service, stage: service.stage, functionNames, triggers };
+  return { version: 1, invoker: 'lambda', service: service.service, stage: service.stage, functionNames, triggers, metrics: metricsSettings(service) };
 }
 
 export function serializeContainerConfig(config: ContainerConfig): string {
@@ -87,5 +95,7 @@ export function parseContainerConfig(text: string | undefined): ContainerConfig 
   );
   if (bad >= 0) throw new ConfigError(`${TRIGGERS_ENV}: trigger ${bad} lacks functionName (with its Lambda name in functionNames), topic or bootstrapServers.`);
   if (parsed.triggers.length === 0) throw new ConfigError(`${TRIGGERS_ENV} lists no trigger: there is nothing to poll.`);
-  return parsed as unknown as ContainerConfig;
+  // A configuration packaged before metrics settings existed gets the defaults.
+  const metrics = isPlainObject(parsed.metrics) && typeof parsed.metrics.namespace === 'string' && typeof parsed.metrics.periodSeconds === 'number' ? parsed.metrics : metricsSettings({});
+  return { ...(parsed as unknown as ContainerConfig), metrics: metrics as ContainerConfig['metrics'] };
 }
