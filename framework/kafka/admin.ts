@@ -124,6 +124,13 @@ export class ClusterAdmin {
     return topics.filter((t) => !existing.has(t));
   }
 
+  /** The topic's partition count; undefined when it does not exist. */
+  async partitionCount(topic: string): Promise<number | undefined> {
+    if ((await this.missingTopics([topic])).length > 0) return undefined;
+    const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
+    return topics[0]?.partitions.length;
+  }
+
   /** Raises a topic's partition count to `count` (Kafka never lowers it). */
   async createPartitions(topic: string, count: number): Promise<void> {
     await this.admin.createPartitions({ topicPartitions: [{ topic, count }] });

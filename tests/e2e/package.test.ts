@@ -141,6 +141,37 @@ describe('serverless package with every deploy setting', () => {
   });
 });
 
+describe('serverless package with scaling', () => {
+  const topic = uniqueName('scaling');
+  afterAll(() => deleteTopic(topic));
+
+  it('adds a scalable target and a target-tracking policy on OffsetLag when maxTasks fits the partitions (cfn-lint clean); refuses more tasks than partitions; warns when the brokers do not answer', async () => {
+    await createTopic(topic, 3);
+    const deploy = (maxTasks: number) => `      image: example/sluice:1.0\n      scaling: { minTasks: 1, maxTasks: ${maxTasks}, targetLag: 500 }\n`;
+    const extra = (servers: string) => `          bootstrapServers: ${servers}\n`;
+    const metrics = '    metrics: { namespace: Shop/Sluice }\n';
+
+    const { template, templateFile } = packaged(serviceDir(SERVICE(topic, deploy(3), extra(brokers().join(',')), metrics)), {});
+    expect(ofType(template, 'AWS::ApplicationAutoScaling::ScalableTarget')).toEqual(['SluiceScalableTarget']);
+    expect(template.Resources.SluiceScalableTarget!.Properties).toMatchObject({ MinCapacity: 1, MaxCapacity: 3, ScalableDimension: 'ecs:service:DesiredCount', ServiceNamespace: 'ecs' });
+    expect(template.Resources.SluiceScalingPolicy!.Properties).toMatchObject({
+      PolicyType: 'TargetTrackingScaling',
+      TargetTrackingScalingPolicyConfiguration: { TargetValue: 500, CustomizedMetricSpecification: { Namespace: 'Shop/Sluice', MetricName: 'OffsetLag', Statistic: 'Maximum', Dimensions: [{ Name: 'Service', Value: 'shop-prod' }] } },
+    });
+    expect(template.Resources.SluiceService!.Properties).not.toHaveProperty('DesiredCount');
+    expect(ofType(template, 'AWS::IAM::Role').sort()).toEqual(['IamRoleLambdaExecution', 'SluiceTaskExecutionRole', 'SluiceTaskRole']);
+    cfnLint(templateFile);
+
+    const tooMany = slsPackage(serviceDir(SERVICE(topic, deploy(4), extra(brokers().join(',')))), {});
+    expect(tooMany.code).not.toBe(0);
+    expect(tooMany.output).toContain(`custom.sluice.deploy.scaling.maxTasks is 4, but the largest trigger topic (${topic}) has 3 partitions`);
+
+    const unreachable = slsPackage(serviceDir(SERVICE(topic, deploy(4), extra('127.0.0.1:1'))), {});
+    expect(unreachable.code, unreachable.output).toBe(0);
+    expect(unreachable.output).toMatch(/scaling\.maxTasks 4 is not checked against the topics' partition counts: the brokers did not answer from here/);
+  });
+});
+
 describe('the packaged poller container', () => {
   const topic = uniqueName('deploy-e2e');
   const invoked: Array<{ name: string; records: number }> = [];

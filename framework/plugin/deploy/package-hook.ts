@@ -2,11 +2,16 @@
  * The `package:compileEvents` hook: by then the framework has compiled every function into
  * `provider.compiledCloudFormationTemplate`, so the deployed names and logical ids are known.
  * It gathers them, builds the poller's service with the pure ./template.ts and merges it in.
- * Only config/ and this directory are loaded: packaging never loads kafkajs or the poller.
+ * Only config/ and this directory are loaded: packaging never loads kafkajs or the poller,
+ * except with scaling set, to read the topics' partition counts (./partition-counts.ts).
  */
 import { getAt } from '../../config/path.ts';
+import type { TriggerSpec } from '../../config/types.ts';
+import { frameworkLogger } from '../framework-logger.ts';
 import { serviceOf, userError, type HookContext } from '../service.ts';
 import { mergeFragment } from './merge.ts';
+import { checkMaxTasks } from './scaling.ts';
+import type { ScalingSettings } from './schema.ts';
 import { declaredSecretArns } from './secrets.ts';
 import { deploySettings } from './settings.ts';
 import { IDS, pollerTemplate, type DeployedFunction } from './template.ts';
@@ -26,6 +31,7 @@ export async function addPollerService(c: HookContext): Promise<void> {
       utils.log.notice('Sluice: custom.sluice.deploy.enabled is false: the template has no poller service; run the poller yourself.');
       return;
     }
+    if (settings.scaling) await checkScaling(c, settings.scaling, enabled);
     const template = serverless.service.provider.compiledCloudFormationTemplate;
     if (template === undefined) throw new Error('The framework compiled no CloudFormation template before package:compileEvents.');
     const naming = serverless.getProvider('aws').naming;
@@ -43,10 +49,29 @@ export async function addPollerService(c: HookContext): Promise<void> {
     mergeFragment(template, fragment);
     const where = settings.cluster ? `in cluster ${settings.cluster}` : 'in a new ECS cluster';
     utils.log.info(
-      `Sluice: poller service ${IDS.service} (${settings.desiredCount} × ${settings.cpu / 1024} vCPU, ${settings.memory} MiB, ${settings.image}) ${where}, ` +
+      `Sluice: poller service ${IDS.service} (${settings.scaling ? `${settings.scaling.minTasks}–${settings.scaling.maxTasks} tasks on OffsetLag ${settings.scaling.targetLag}` : settings.desiredCount} × ${settings.cpu / 1024} vCPU, ${settings.memory} MiB, ${settings.image}) ${where}, ` +
         `invoking ${Object.values(functions).map((f) => f.lambdaName).join(', ')}`,
     );
   } catch (e) {
     throw userError(c, e);
   }
+}
+
+/**
+ * maxTasks against the largest trigger topic's partition count, read from the brokers when they
+ * answer from here; when they do not (a cluster inside a VPC), a warning says it was not checked.
+ */
+async function checkScaling(c: HookContext, scaling: ScalingSettings, triggers: TriggerSpec[]): Promise<void> {
+  const { readPartitionCounts } = await import('./partition-counts.ts');
+  let counts: Map<string, number>;
+  try {
+    counts = await readPartitionCounts(triggers, frameworkLogger(c.utils.log));
+  } catch (e) {
+    c.utils.log.warning(
+      `Sluice: scaling.maxTasks ${scaling.maxTasks} is not checked against the topics' partition counts: the brokers did not answer from here ` +
+        `(${e instanceof Error ? e.message : String(e)}). Keep maxTasks at most the largest trigger topic's partition count; extra tasks would idle.`,
+    );
+    return;
+  }
+  checkMaxTasks(scaling, counts);
 }

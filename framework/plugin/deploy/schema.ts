@@ -109,6 +109,33 @@ export const sluiceDeploySchema = {
       type: 'boolean',
       default: DEPLOY_DEFAULTS.assignPublicIp,
     },
+    scaling: {
+      description:
+        'scaling lets Application Auto Scaling run between minTasks and maxTasks poller tasks, tracking the OffsetLag metric (the largest lag of any trigger) ' +
+        'at targetLag records, like provisioned pollers, e.g. "scaling: { minTasks: 1, maxTasks: 6, targetLag: 1000 }"; omit it for a fixed desiredCount.',
+      type: 'object',
+      properties: {
+        minTasks: {
+          description: 'minTasks is the fewest poller tasks, an integer 1–100 (at least one task must run to report the lag that scales it out).',
+          type: 'integer',
+          minimum: 1,
+          maximum: 100,
+        },
+        maxTasks: {
+          description: "maxTasks is the most poller tasks, an integer 1–100, at least minTasks and at most the largest trigger topic's partition count.",
+          type: 'integer',
+          minimum: 1,
+          maximum: 100,
+        },
+        targetLag: {
+          description: 'targetLag is the OffsetLag (records behind, the largest of any trigger) the tasks are scaled to keep, an integer of at least 1, e.g. 1000.',
+          type: 'integer',
+          minimum: 1,
+        },
+      },
+      required: ['minTasks', 'maxTasks', 'targetLag'],
+      additionalProperties: false,
+    },
   },
   additionalProperties: false,
 } as const;
@@ -126,4 +153,12 @@ export interface SluiceDeployInput {
   subnets?: string[];
   securityGroups?: string[];
   assignPublicIp?: boolean;
+  scaling?: ScalingSettings;
+}
+
+/** `custom.sluice.deploy.scaling`: all three are required when it is set. */
+export interface ScalingSettings {
+  minTasks: number;
+  maxTasks: number;
+  targetLag: number;
 }

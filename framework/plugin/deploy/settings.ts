@@ -5,7 +5,7 @@
  */
 import { checkSluiceCustom } from '../../config/validate.ts';
 import { ConfigError } from '../../errors.ts';
-import { DEPLOY_DEFAULTS, FARGATE_SIZES } from './schema.ts';
+import { DEPLOY_DEFAULTS, FARGATE_SIZES, type ScalingSettings } from './schema.ts';
 
 const AT = 'custom.sluice.deploy';
 
@@ -24,6 +24,8 @@ export interface DeploySettings {
   subnets: string[] | undefined;
   securityGroups: string[] | undefined;
   assignPublicIp: boolean;
+  /** Lag-based scaling; undefined: desiredCount tasks, always. */
+  scaling: ScalingSettings | undefined;
 }
 
 /**
@@ -54,6 +56,12 @@ export function deploySettings(raw: unknown): DeploySettings | undefined {
         `With cpu ${cpu}, memory is one of ${allowed.join(', ')} (MiB); or pick another cpu.`,
     );
   }
+  if (input.scaling && input.scaling.maxTasks < input.scaling.minTasks) {
+    found.push(`${AT}.scaling: maxTasks ${input.scaling.maxTasks} is below minTasks ${input.scaling.minTasks}; raise maxTasks or lower minTasks.`);
+  }
+  if (input.scaling && input.desiredCount !== undefined) {
+    found.push(`${AT}: desiredCount and scaling are both set. With scaling, Application Auto Scaling sets the task count between minTasks and maxTasks (a fixed desiredCount would reset it at every deploy); remove desiredCount.`);
+  }
   if (found.length > 0) throw problems(found);
   return {
     image: input.image!.trim(),
@@ -66,6 +74,7 @@ export function deploySettings(raw: unknown): DeploySettings | undefined {
     subnets: input.subnets,
     securityGroups: input.securityGroups,
     assignPublicIp: input.assignPublicIp ?? DEPLOY_DEFAULTS.assignPublicIp,
+    scaling: input.scaling,
   };
 }
 

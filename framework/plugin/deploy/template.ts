@@ -7,8 +7,9 @@
 import { DEFAULT_HTTP_PORT, HTTP_PORT_ENV } from '../../config/http.ts';
 import type { Destination, ServiceSpec } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
-import { containerConfig, serializeContainerConfig, TRIGGERS_ENV } from './container-config.ts';
+import { containerConfig, metricsSettings, serializeContainerConfig, TRIGGERS_ENV } from './container-config.ts';
 import { executionRole, taskRole, type Cfn } from './iam.ts';
+import { scalingResources } from './scaling.ts';
 import type { DeploySettings } from './settings.ts';
 
 /** Logical ids of what this adds (all prefixed, so they cannot meet the framework's). */
@@ -127,7 +128,8 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
       Properties: {
         Cluster: cluster,
         LaunchType: 'FARGATE',
-        DesiredCount: s.desiredCount,
+        // With scaling, Application Auto Scaling owns the count: a deploy must not reset it.
+        ...(s.scaling ? {} : { DesiredCount: s.desiredCount }),
         TaskDefinition: { Ref: IDS.taskDefinition },
         NetworkConfiguration: {
           AwsvpcConfiguration: {
@@ -143,6 +145,10 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
       },
     },
   };
+
+  if (s.scaling) {
+    Object.assign(resources, scalingResources({ scaling: s.scaling, serviceName: name, namespace: metricsSettings(service).namespace, cluster, serviceId: IDS.service }));
+  }
 
   return {
     Parameters: {
