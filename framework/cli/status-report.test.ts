@@ -27,12 +27,12 @@ describe('formatStatus', () => {
       '  state Stable, protocol consumer, assignor RoundRobinAssigner',
       '  coordinator broker 2 at b2:9092, leader of __consumer_offsets-31 (of 50)',
       '  members 2:',
-      '    m-1  client sluice-a  host /10.0.0.1  partitions 0,2',
-      '    m-2  client sluice-b  host /10.0.0.2  partitions 1',
-      '  partition  committed  log-end  lag     owner',
-      '          0          5        9    4  sluice-a',
-      '          1          -        3    3  sluice-b',
-      '          2          7        7    0  sluice-a',
+      '    #1 m-1  client sluice-a  host /10.0.0.1  partitions 0,2',
+      '    #2 m-2  client sluice-b  host /10.0.0.2  partitions 1',
+      '  partition  committed  log-end  lag  owner',
+      '          0          5        9    4     #1',
+      '          1          -        3    3     #2',
+      '          2          7        7    0     #1',
       '  total lag 7',
     ].join('\n'));
   });

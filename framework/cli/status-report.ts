@@ -27,11 +27,12 @@ function formatOne(r: TriggerStatus): string {
     `  coordinator broker ${c.nodeId} at ${c.address}, leader of __consumer_offsets-${c.offsetsPartition} (of ${c.offsetsPartitions})${moving}`,
     `  members ${g.members.length}${g.members.length ? ':' : ''}`,
   ];
+  // Members are numbered: the owner column names one by its number (client ids are often shared).
   const owner = new Map<number, string>();
-  for (const m of g.members) {
+  for (const [i, m] of g.members.entries()) {
     const owned = [...(m.assignment[r.topic] ?? [])].sort((a, b) => a - b);
-    for (const p of owned) owner.set(p, m.clientId);
-    lines.push(`    ${m.memberId}  client ${m.clientId}  host ${m.clientHost}  partitions ${owned.length ? owned.join(',') : 'none'}`);
+    for (const p of owned) owner.set(p, `#${i + 1}`);
+    lines.push(`    #${i + 1} ${m.memberId}  client ${m.clientId}  host ${m.clientHost}  partitions ${owned.length ? owned.join(',') : 'none'}`);
   }
   const rows = r.partitions.map((p) => [String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag), owner.get(p.partition) ?? '-']);
   lines.push(...table(['partition', 'committed', 'log-end', 'lag', 'owner'], rows).map((l) => `  ${l}`));

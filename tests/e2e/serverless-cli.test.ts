@@ -137,7 +137,7 @@ describe('serverless sluice start | produce | lag | status', () => {
     const status = sls(['sluice', 'status'], dir);
     expect(await status.exited, status.output()).toBe(0);
     expect(status.output()).toContain(`echo: topic ${topic}, group ${group} on ${brokers().join(',')}`);
-    expect(status.output()).toMatch(/state Stable, protocol consumer, assignor \w+\n +coordinator broker \d+ at \S+, leader of __consumer_offsets-\d+ \(of \d+\)\n +members 1:\n +\S+ +client \S+ +host \S+ +partitions 0,1\n/);
+    expect(status.output()).toMatch(/state Stable, protocol consumer, assignor \w+\n +coordinator broker \d+ at \S+, leader of __consumer_offsets-\d+ \(of \d+\)\n +members 1:\n +#1 \S+ +client \S+ +host \S+ +partitions 0,1\n/);
 
     start.signal('SIGINT');
     expect(await start.exited, start.output()).toBe(0);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readStatus } from '../../framework/cli/lag-read.ts';
-import type { TriggerStatus } from '../../framework/cli/status-report.ts';
+import { formatStatus, type TriggerStatus } from '../../framework/cli/status-report.ts';
 import { javaStringHash } from '../../framework/kafka/offsets-partition.ts';
 import { runCli, REPO } from '../support/cli.ts';
 import { recorderTrigger, startRecorder, type Harness } from '../support/harness.ts';
@@ -66,6 +66,7 @@ describe('sluice status', () => {
       const [status] = await readStatus({ triggers: [members[0]!.trigger], logger: testLogger });
       const broker = describeWithLibrdkafka(groupId);
       const s = status!;
+      console.log(`[status]\n${formatStatus([s])}`);
 
       expect(s.group.state).toBe('Stable');
       expect(broker.state).toBe('STABLE');
