@@ -9,6 +9,7 @@ import type { Destination, ServiceSpec } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
 import { containerConfig, serializeContainerConfig, TRIGGERS_ENV } from './container-config.ts';
 import { executionRole, taskRole, type Cfn } from './iam.ts';
+import { mskIamStatements } from './msk-iam.ts';
 import type { DeploySettings } from './settings.ts';
 
 /** Logical ids of what this adds (all prefixed, so they cannot meet the framework's). */
@@ -76,7 +77,9 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
       Properties: { LogGroupName: `/sluice/${name}`, RetentionInDays: s.logRetentionInDays },
     },
     [IDS.executionRole]: executionRole(s.image, IDS.logGroup),
-    [IDS.taskRole]: taskRole({ functionLogicalIds: functionKeys.map((k) => deployed(k).logicalId), secretArns: o.secretArns, destinations }),
+    [IDS.taskRole]: taskRole({
+      functionLogicalIds: functionKeys.map((k) => deployed(k).logicalId), secretArns: o.secretArns, destinations, kafkaCluster: mskIamStatements(triggers),
+    }),
     [IDS.taskDefinition]: {
       Type: 'AWS::ECS::TaskDefinition',
       Properties: {
