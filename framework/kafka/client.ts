@@ -6,6 +6,7 @@ import { Kafka, logLevel as KafkaLogLevel, type LogEntry, type SASLOptions } fro
 import type { Logger } from '../observe/logger.ts';
 // Registers snappy, lz4 and zstd with kafkajs: every client Sluice creates reads every codec.
 import './codecs/index.ts';
+import { oauthBearerMechanism } from './oauth-bearer.ts';
 import { describeSecurity, redactor, secretValues, type MskIamAuth, type SaslCredentials, type TlsSettings } from './security.ts';
 
 export interface ClientOptions {
@@ -34,7 +35,7 @@ export function createKafkaClient(options: ClientOptions): Kafka {
   return new Kafka({
     clientId: options.clientId ?? 'sluice',
     brokers: options.brokers,
-    ...(iam ? { sasl: { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: await iam.tokens.token() }) } } : sasl ? { sasl: kafkajsSasl(sasl) } : {}),
+    ...(iam ? { sasl: oauthBearerMechanism(() => iam.tokens.token()) } : sasl ? { sasl: kafkajsSasl(sasl) } : {}),
     ...(ssl ? { ssl: { ...ssl } } : {}),
     connectionTimeout: options.connectionTimeoutMs ?? 3000,
     retry: { retries: options.retries ?? 5, initialRetryTime: 300, maxRetryTime: 5000 },
