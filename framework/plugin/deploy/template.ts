@@ -9,8 +9,9 @@ import type { Destination, ServiceSpec } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
 import { containerConfig, serializeContainerConfig, TRIGGERS_ENV } from './container-config.ts';
 import { executionRole, taskRole, type Cfn } from './iam.ts';
-import { mskIamStatements } from './msk-iam.ts';
 import type { DeploySettings } from './settings.ts';
+// MSK IAM's kafka-cluster statements for the task role.
+import { mskIamStatements } from './msk-iam.ts';
 
 /** Logical ids of what this adds (all prefixed, so they cannot meet the framework's). */
 export const IDS = {
