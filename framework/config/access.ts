@@ -93,10 +93,25 @@ export const ACCESS_ANY_OF_WORDING: Readonly<Record<string, string>> = Object.fr
   SECRET_PROPERTIES.map((p) => [`accessConfigurations.${p}`, 'must be a secret ARN, or a list of one']),
 );
 
-/** Pure: the validated settings -> the trigger's `access` (undefined: plain, unauthenticated). */
+/**
+ * How a trigger reaches an MSK cluster (msk.ts): `clusterArn` from its `arn` (unset for an
+ * emulated `msk` event whose `arn` is a CloudFormation reference); `localBroker` when its brokers
+ * are the local broker that `npm start` runs, which has no IAM.
+ */
+export interface MskTarget {
+  clusterArn: string | undefined;
+  localBroker: boolean;
+}
+
+/**
+ * Pure: the validated settings -> the trigger's `access` (undefined: plain, unauthenticated).
+ * An MSK trigger with no SASL secret and no client certificate uses IAM, as AWS's MSK event
+ * source mapping does without SourceAccessConfigurations; always over TLS.
+ */
 export function buildAccess(
   event: { accessConfigurations?: AccessConfigurationsInput; tls?: boolean },
   path: string,
+  msk?: MskTarget,
 ): { access: KafkaAccess | undefined; problems: string[] } {
   const input = event.accessConfigurations ?? {};
   const arn = (name: SecretProperty): string | undefined => {
@@ -106,9 +121,16 @@ export function buildAccess(
   const saslName = (Object.keys(SASL_PROPERTIES) as SaslProperty[]).find((name) => arn(name) !== undefined);
   const clientCertificateSecretArn = arn('clientCertificateTlsAuth');
   const rootCaSecretArn = arn('serverRootCaCertificate');
-  const secured = saslName !== undefined || clientCertificateSecretArn !== undefined || rootCaSecretArn !== undefined;
-  const tls = event.tls ?? secured;
+  const iam = msk !== undefined && !msk.localBroker && saslName === undefined && clientCertificateSecretArn === undefined;
+  const secured = iam || saslName !== undefined || clientCertificateSecretArn !== undefined || rootCaSecretArn !== undefined;
+  const tls = iam || (event.tls ?? secured);
   const problems: string[] = [];
+  if (iam && event.tls === false) {
+    problems.push(
+      `${path}.tls: false contradicts MSK IAM authentication (the trigger names an MSK cluster with arn and no SASL secret or client certificate), ` +
+        'which only works over TLS, as on AWS. Remove tls: false, or set accessConfigurations.saslScram512Auth to read the cluster with SASL/SCRAM instead.',
+    );
+  }
   const tlsOnly = (['clientCertificateTlsAuth', 'serverRootCaCertificate'] as const).filter((name) => arn(name) !== undefined);
   if (event.tls === false && tlsOnly.length > 0) {
     problems.push(
@@ -118,6 +140,7 @@ export function buildAccess(
   }
   if (!secured && !tls) return { access: undefined, problems };
   const access: KafkaAccess = { tls };
+  if (iam) access.iam = msk.clusterArn === undefined ? {} : { clusterArn: msk.clusterArn };
   if (saslName !== undefined) access.sasl = { mechanism: SASL_PROPERTIES[saslName], secretArn: arn(saslName)! };
   if (clientCertificateSecretArn !== undefined) access.clientCertificateSecretArn = clientCertificateSecretArn;
   if (rootCaSecretArn !== undefined) access.rootCaSecretArn = rootCaSecretArn;

@@ -140,6 +140,7 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
         fallbackBrokers: brokers,
         serviceTuning: custom.tuning,
         triggersOfFunction: events.length,
+        ...(native?.iam ? { nativeMsk: native.iam } : {}),
       });
       problems.push(...built.problems);
       triggers.push(native?.eventSourceArn ? { ...built.trigger, eventSourceArn: native.eventSourceArn } : built.trigger);

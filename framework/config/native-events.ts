@@ -31,11 +31,19 @@ export function nativeEventIndexes(fn: unknown): NativeEvent[] {
 /**
  * The `sluice:`-shaped input for a native event, and for `msk` the cluster ARN the event
  * carries as `eventSourceArn` (its `eventSource` is then `aws:kafka`, as AWS sends it).
+ * `iam` is set for an `msk` event without `saslScram512`: AWS reads it with IAM (the event
+ * source mapping has no SourceAccessConfigurations), and so does Sluice, except from the local
+ * broker. `saslScram512`, like the `kafka` event's `accessConfigurations`, is read past.
  */
-export function fromNativeEvent(kind: NativeKind, raw: Record<string, unknown>): { input: Record<string, unknown>; eventSourceArn?: string } {
+export function fromNativeEvent(
+  kind: NativeKind,
+  raw: Record<string, unknown>,
+): { input: Record<string, unknown>; eventSourceArn?: string; iam?: { clusterArn: string | undefined } } {
   const input: Record<string, unknown> = {};
   for (const key of SHARED) if (raw[key] !== undefined && raw[key] !== null) input[key] = raw[key];
   if (kind === 'kafka' && raw.bootstrapServers !== undefined) input.bootstrapServers = raw.bootstrapServers;
-  if (kind === 'msk' && typeof raw.arn === 'string') return { input, eventSourceArn: raw.arn };
-  return { input };
+  if (kind !== 'msk') return { input };
+  const arn = typeof raw.arn === 'string' ? raw.arn : undefined;
+  const iam = raw.saslScram512 === undefined || raw.saslScram512 === null ? { iam: { clusterArn: arn } } : {};
+  return { input, ...(arn === undefined ? {} : { eventSourceArn: arn }), ...iam };
 }

@@ -1,6 +1,7 @@
 import { sluiceDeploySchema, type SluiceDeployInput } from '../plugin/deploy/schema.ts';
 import { accessConfigurationsSchema, tlsSchema, type AccessConfigurationsInput } from './access.ts';
 import { DESTINATION_FORMS, DESTINATION_PATTERN, TOPIC_NAME } from './destination.ts';
+import { mskArnSchema } from './msk.ts';
 
 /**
  * JSON schemas for what users write in serverless.yml (DESIGN §2.6). Plain draft-07 objects:
@@ -229,6 +230,7 @@ export const sluiceEventSchema = {
     },
     accessConfigurations: accessConfigurationsSchema,
     tls: tlsSchema,
+    arn: mskArnSchema,
   },
   required: ['topic'],
   additionalProperties: false,
@@ -321,6 +323,8 @@ export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
   filterPatterns?: Array<Record<string, unknown> | string>;
   accessConfigurations?: AccessConfigurationsInput;
   tls?: boolean;
+  /** An MSK cluster ARN (msk.ts): IAM unless accessConfigurations names a SASL secret or a client certificate. */
+  arn?: string;
 }
 
 /** `custom.sluice` as the schema admits it. */

@@ -70,6 +70,11 @@ export interface TriggerContext {
   serviceTuning: GroupTuningInput | undefined;
   /** How many triggers the function declares (its default group id names the topic when several). */
   triggersOfFunction: number;
+  /**
+   * Set for an emulated native `msk` event that AWS would read with IAM (no `saslScram512`):
+   * its cluster ARN when `arn` is a string. A `sluice:` event says it with its own `arn`.
+   */
+  nativeMsk?: { clusterArn: string | undefined };
 }
 
 export function buildTrigger(
@@ -82,11 +87,13 @@ export function buildTrigger(
   const group = groupSettings(event, context.serviceTuning, { path: context.path, functionName: fn.functionName, timeoutMs: fn.timeoutMs });
   const failure = failurePolicy(event, { path: context.path, topic: event.topic });
   const filters = parseFilterPatterns(event.filterPatterns ?? [], `${context.path}.filterPatterns`);
-  const access = buildAccess(event, context.path);
+  const bootstrapServers = own === undefined ? context.fallbackBrokers : own.brokers;
+  const mskCluster = event.arn !== undefined ? { clusterArn: event.arn } : context.nativeMsk;
+  const access = buildAccess(event, context.path, mskCluster && { ...mskCluster, localBroker: bootstrapServers === undefined });
   const trigger: TriggerSpec = {
     ...fn,
     topic: event.topic,
-    bootstrapServers: own === undefined ? context.fallbackBrokers : own.brokers,
+    bootstrapServers,
     batchSize: event.batchSize ?? DEFAULT_BATCH_SIZE,
     maximumBatchingWindowMs:
       event.maximumBatchingWindow === undefined ? DEFAULT_BATCHING_WINDOW_MS : event.maximumBatchingWindow * 1000,
@@ -100,6 +107,7 @@ export function buildTrigger(
   };
   const groupProblem = event.consumerGroupId === undefined ? defaultGroupIdProblem(trigger.consumerGroupId, context.path) : undefined;
   if (access.access) trigger.access = access.access;
+  if (event.arn !== undefined) trigger.eventSourceArn = event.arn;
   if (startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp !== undefined) {
     trigger.startingPositionTimestampMs = Math.round(event.startingPositionTimestamp * 1000);
   }

@@ -35,6 +35,13 @@ export interface KafkaAccess {
   clientCertificateSecretArn?: string;
   /** `serverRootCaCertificate`: the CA the brokers' certificates are checked against (else the system's). */
   rootCaSecretArn?: string;
+  /**
+   * MSK IAM (SASL/OAUTHBEARER, tokens signed with the AWS SDK's default credentials): an MSK
+   * trigger (`arn`, or an emulated `msk` event) with no SASL secret and no client certificate,
+   * whose brokers are not the local broker. Always with TLS. `clusterArn` is unset only for an
+   * emulated `msk` event whose `arn` is a CloudFormation reference.
+   */
+  iam?: { clusterArn?: string };
   /** Connect with TLS: `tls` as written, else true whenever one of the above is set (AWS uses SASL only over TLS). */
   tls: boolean;
 }
@@ -95,8 +102,8 @@ export interface TriggerSpec {
   /** Authentication and TLS for every client of the trigger; undefined: plaintext, unauthenticated. */
   access?: KafkaAccess;
   /**
-   * Set for an emulated native `msk` event: the event then says `aws:kafka` and carries this
-   * cluster ARN as `eventSourceArn`, as AWS sends it.
+   * The MSK cluster ARN, from a trigger's `arn` or an emulated native `msk` event: the event then
+   * says `aws:kafka` and carries it as `eventSourceArn`, as AWS sends it.
    */
   eventSourceArn?: string;
   /** Where the trigger was declared, for messages: `functions.orders.events[0].sluice`. */

@@ -83,6 +83,7 @@ const PATTERN_WORDING: Readonly<Record<string, (value: unknown) => string>> = {
   'bootstrapServers[]': () => 'must be "host:port"',
   'destinationConfig.onFailure.destination': (value) =>
     parseDestination(String(value)).problem ?? 'must be kafka://<topic> or an SQS queue, SNS topic or S3 bucket ARN',
+  arn: () => 'must be an MSK cluster ARN, arn:aws:kafka:<region>:<account>:cluster/<name>/<uuid>',
   ...ACCESS_PATTERN_WORDING,
 };
 

@@ -6,7 +6,8 @@ import { Kafka, logLevel as KafkaLogLevel, type LogEntry, type SASLOptions } fro
 import type { Logger } from '../observe/logger.ts';
 // Registers snappy, lz4 and zstd with kafkajs: every client Sluice creates reads every codec.
 import './codecs/index.ts';
-import { describeSecurity, redactor, secretValues, type SaslCredentials, type TlsSettings } from './security.ts';
+import { oauthBearerMechanism } from './oauth-bearer.ts';
+import { describeSecurity, redactor, secretValues, type MskIamAuth, type SaslCredentials, type TlsSettings } from './security.ts';
 
 export interface ClientOptions {
   brokers: string[];
@@ -17,21 +18,24 @@ export interface ClientOptions {
   connectionTimeoutMs?: number;
   /** SASL credentials (security.ts resolves them from the trigger's accessConfigurations). */
   sasl?: SaslCredentials;
+  /** MSK IAM: SASL/OAUTHBEARER with the source's tokens (instead of `sasl`). */
+  iam?: MskIamAuth;
   /** Connect with TLS; `{}` for the system's CAs and no client certificate. */
   ssl?: TlsSettings;
 }
 
 export function createKafkaClient(options: ClientOptions): Kafka {
   const log = options.logger.child('kafkajs');
-  const { sasl, ssl } = options;
-  const security = { ...(sasl ? { sasl } : {}), ...(ssl ? { ssl } : {}) };
-  // kafkajs does not log credentials; this keeps it so should one of its messages ever quote them.
-  const redact = redactor(secretValues(security));
-  if (sasl || ssl) log.debug('connecting with', { brokers: options.brokers, security: describeSecurity(security) });
+  const { sasl, iam, ssl } = options;
+  const security = { ...(sasl ? { sasl } : {}), ...(iam ? { iam } : {}), ...(ssl ? { ssl } : {}) };
+  // kafkajs does not log credentials or tokens; this keeps it so should one of its messages ever quote them.
+  const redactSecrets = redactor(secretValues(security));
+  const redact = iam ? <T>(value: T): T => redactor(iam.tokens.issued())(redactSecrets(value)) : redactSecrets;
+  if (sasl || iam || ssl) log.debug('connecting with', { brokers: options.brokers, security: describeSecurity(security) });
   return new Kafka({
     clientId: options.clientId ?? 'sluice',
     brokers: options.brokers,
-    ...(sasl ? { sasl: kafkajsSasl(sasl) } : {}),
+    ...(iam ? { sasl: oauthBearerMechanism(() => iam.tokens.token()) } : sasl ? { sasl: kafkajsSasl(sasl) } : {}),
     ...(ssl ? { ssl: { ...ssl } } : {}),
     connectionTimeout: options.connectionTimeoutMs ?? 3000,
     retry: { retries: options.retries ?? 5, initialRetryTime: 300, maxRetryTime: 5000 },

@@ -4,8 +4,10 @@
  * checked against the JSON Secrets Manager holds for Lambda's Kafka event sources. Nothing
  * here logs, and no message carries a secret value: only ARNs, property names and shapes.
  */
+import { mskRegion } from '../config/msk.ts';
 import type { KafkaAccess, SaslMechanism } from '../config/types.ts';
 import { ConfigError, isConfigError } from '../errors.ts';
+import { mskIamTokens, type MskTokenSource } from './msk-iam.ts';
 import { defaultSecretSource, type SecretSource } from './secrets.ts';
 
 export { defaultSecretSource, envSecrets, secretsManagerSecrets, type SecretSource } from './secrets.ts';
@@ -26,10 +28,25 @@ export interface TlsSettings {
   passphrase?: string;
 }
 
-/** What createKafkaClient connects with: plaintext and unauthenticated when both are unset. */
+/** MSK IAM: SASL/OAUTHBEARER with tokens signed for `region` (msk-iam.ts). */
+export interface MskIamAuth {
+  region: string;
+  tokens: MskTokenSource;
+}
+
+/** What createKafkaClient connects with: plaintext and unauthenticated when all are unset. */
 export interface KafkaSecurity {
   sasl?: SaslCredentials;
+  iam?: MskIamAuth;
   ssl?: TlsSettings;
+}
+
+/** How MSK IAM gets its region and tokens; tests inject a token source. */
+export interface IamOptions {
+  /** For AWS_REGION; default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Default: mskIamTokens with the SDK's default credential chain. */
+  tokens?: (o: { region: string; path: string }) => MskTokenSource;
 }
 
 const SHAPES = {
@@ -48,10 +65,17 @@ const SASL_PROPERTY: Record<SaslMechanism, string> = {
  * Reads the secrets `access` names and returns the settings to connect with. `path` is where
  * the trigger is declared; every error is a ConfigError naming the property and the ARN.
  */
-export async function resolveSecurity(access: KafkaAccess | undefined, secrets: SecretSource, path: string): Promise<KafkaSecurity> {
+export async function resolveSecurity(
+  access: KafkaAccess | undefined,
+  secrets: SecretSource,
+  path: string,
+  brokers: readonly string[] = [],
+  iam: IamOptions = {},
+): Promise<KafkaSecurity> {
   if (!access) return {};
   const at = (property: string) => `${path}.accessConfigurations.${property}`;
   const security: KafkaSecurity = {};
+  if (access.iam) security.iam = await resolveIam(access.iam.clusterArn, brokers, path, iam);
   if (access.sasl) {
     const where = at(SASL_PROPERTY[access.sasl.mechanism]);
     const fields = await readJson(secrets, access.sasl.secretArn, SHAPES.sasl, where, ['username', 'password'], []);
@@ -79,13 +103,39 @@ export async function resolveSecurity(access: KafkaAccess | undefined, secrets: 
  * Every trigger's settings, by trigger. The secrets come from `secrets`, by default from
  * defaultSecretSource(), which is only consulted when a trigger has `access`.
  */
-export async function resolveTriggerSecurity<T extends { access?: KafkaAccess; path: string }>(
+export async function resolveTriggerSecurity<T extends { access?: KafkaAccess; path: string; bootstrapServers?: string[] | undefined }>(
   triggers: readonly T[],
   secrets?: SecretSource,
+  iam?: IamOptions,
 ): Promise<Map<T, KafkaSecurity>> {
   const out = new Map<T, KafkaSecurity>();
-  for (const t of triggers) out.set(t, t.access ? await resolveSecurity(t.access, (secrets ??= defaultSecretSource()), t.path) : {});
+  for (const t of triggers) {
+    out.set(t, t.access ? await resolveSecurity(t.access, (secrets ??= lazySecrets()), t.path, t.bootstrapServers ?? [], iam) : {});
+  }
   return out;
+}
+
+/** defaultSecretSource() on first read: an IAM-only trigger never needs SLUICE_SECRETS to be valid. */
+function lazySecrets(): SecretSource {
+  let source: SecretSource | undefined;
+  return { read: (arn, shape) => (source ??= defaultSecretSource()).read(arn, shape) };
+}
+
+/**
+ * The region (the cluster ARN's, an MSK broker host's, else AWS_REGION) and a token source; the
+ * first token is signed here, so missing or expired credentials fail the start, naming the trigger.
+ */
+async function resolveIam(clusterArn: string | undefined, brokers: readonly string[], path: string, o: IamOptions): Promise<MskIamAuth> {
+  const region = mskRegion({ clusterArn, brokers, env: o.env ?? process.env });
+  if (region === undefined) {
+    throw new ConfigError(
+      `${path}: cannot tell which AWS region to sign the MSK IAM token for: the trigger names no cluster arn, no broker in ${brokers.join(',') || '(none)'} ` +
+        'is an MSK host (….kafka.<region>.amazonaws.com), and AWS_REGION is not set. Set arn to the cluster\'s ARN, or AWS_REGION.',
+    );
+  }
+  const tokens = (o.tokens ?? mskIamTokens)({ region, path });
+  await tokens.token();
+  return { region, tokens };
 }
 
 /** Every secret value in `security`, for redaction (client.ts): passwords, keys, passphrases. */
@@ -109,7 +159,9 @@ export function redactor(values: readonly string[]): <T>(value: T) => T {
 
 /** A short, secret-free description for logs: `SASL/SCRAM-SHA-512 as alice over TLS`. */
 export function describeSecurity(security: KafkaSecurity): string {
-  const sasl = security.sasl ? `SASL/${security.sasl.mechanism.toUpperCase()} as ${security.sasl.username}` : 'no SASL';
+  const sasl = security.iam
+    ? `SASL/OAUTHBEARER (MSK IAM, ${security.iam.region})`
+    : security.sasl ? `SASL/${security.sasl.mechanism.toUpperCase()} as ${security.sasl.username}` : 'no SASL';
   const tls = !security.ssl ? 'plaintext' : security.ssl.cert ? 'mutual TLS' : 'TLS';
   return `${sasl}, ${tls}`;
 }

@@ -12,7 +12,8 @@ import { ConfigError, SluiceError } from '../errors.ts';
 import type { Invoker } from '../invoke/types.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient, type ClientOptions } from '../kafka/client.ts';
-import { resolveTriggerSecurity, type SecretSource } from '../kafka/security.ts';
+import { iamTokenRefused } from '../kafka/msk-iam-errors.ts';
+import { resolveTriggerSecurity, type IamOptions, type SecretSource } from '../kafka/security.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
 import { startHttpServer } from '../observe/http-server.ts';
@@ -38,6 +39,8 @@ export interface ServiceRunnerOptions {
   retries?: number;
   /** Where accessConfigurations' secrets come from; default: SLUICE_SECRET_<NAME> variables, or Secrets Manager with SLUICE_SECRETS=secretsmanager. */
   secrets?: SecretSource;
+  /** MSK IAM's region source and token source; default: AWS_REGION and the SDK's default credential chain. */
+  iam?: IamOptions;
   /** Serve /healthz, /readyz and /metrics here (observe/http-server.ts); none without it. */
   http?: { host: string; port: number; explicit: boolean };
   /** Write CloudWatch Embedded Metric Format lines every period (observe/emf.ts); the container does. */
@@ -68,7 +71,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   };
 
   // Secrets are read once, before anything connects: a missing one fails the start with its name.
-  const security = await resolveTriggerSecurity(triggers, o.secrets);
+  const security = await resolveTriggerSecurity(triggers, o.secrets, o.iam);
 
   // Health is served from before the first connection: /readyz answers 503 until every trigger joined.
   const health = new HealthTracker(triggers, o.events);
@@ -100,7 +103,10 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   try {
     for (const { brokers, triggers: clusterTriggers } of groupByCluster(triggers, brokersOf)) {
       const create = brokers.join(',') === o.defaultBrokers?.join(',') ? o.createTopics : undefined;
-      await prepareCluster({ brokers, logger: o.logger, retries: o.retries ?? 5, ...security.get(clusterTriggers[0]!) }, clusterTriggers, create);
+      const client: ClientOptions = { brokers, logger: o.logger, retries: o.retries ?? 5, ...security.get(clusterTriggers[0]!) };
+      await prepareCluster(client, clusterTriggers, create).catch((e: unknown) => {
+        throw client.iam ? iamTokenRefused(clusterTriggers[0]!, brokers, e, client.iam.tokens.issued()) : e;
+      });
     }
     await o.invoker.prepare();
     for (const trigger of triggers) {

@@ -18,6 +18,7 @@ import { spawnKafka } from './jvm.ts';
 import { isPortFree, probeMetadata, waitReady } from './probe.ts';
 import { logTails } from './logs.ts';
 import { clearRecordedBroker, readRecordedBroker, writeRecordedBroker } from './state.ts';
+import { oauthBearerListener, type OAuthBearerListener } from './oauth.ts';
 import { saslListener, scramFormatArgs, type SaslListener, type SaslUser } from './sasl.ts';
 import { formatStorage, isFormatted } from './storage.ts';
 import { checkJava, ensureJars } from './toolchain.ts';
@@ -42,12 +43,16 @@ export interface BrokerOptions {
   freshData?: boolean;
   /** Also listen with SASL_PLAINTEXT (SCRAM-SHA-256/512, PLAIN) on port + 2 for these users (sasl.ts); needs freshly formatted data. */
   sasl?: { users: SaslUser[] };
+  /** Also listen with SASL_SSL and OAUTHBEARER (Kafka's unsecured validator) on port + 3, with this PEM key and certificate (oauth.ts). */
+  oauthBearer?: { keystorePemFile: string };
 }
 
 export interface BrokerHandle {
   bootstrap: string;
   /** The SASL_PLAINTEXT listener, with the `sasl` option. */
   saslBootstrap?: string;
+  /** The SASL_SSL OAUTHBEARER listener, with the `oauthBearer` option. */
+  oauthBearerBootstrap?: string;
   /** False when an already-running broker was reused; stop() then does nothing. */
   startedHere: boolean;
   logFile: string;
@@ -76,8 +81,13 @@ export async function ensureBroker(opts: BrokerOptions = {}): Promise<BrokerHand
     const paths = instancePaths(cfg.instanceDir);
     const running = await findRunning(paths, log);
     const sasl = opts.sasl && saslListener(cfg.port, cfg.controllerPort, opts.sasl.users);
-    const handle = running ? await reuse(running, cfg, paths, log) : await startNew(cfg, paths, opts.freshData ?? false, log, sasl);
-    return sasl ? { ...handle, saslBootstrap: `127.0.0.1:${sasl.port}` } : handle;
+    const oauth = opts.oauthBearer && oauthBearerListener(cfg.port, cfg.controllerPort, opts.oauthBearer.keystorePemFile);
+    const handle = running ? await reuse(running, cfg, paths, log) : await startNew(cfg, paths, opts.freshData ?? false, log, sasl, oauth);
+    return {
+      ...handle,
+      ...(sasl ? { saslBootstrap: `127.0.0.1:${sasl.port}` } : {}),
+      ...(oauth ? { oauthBearerBootstrap: `127.0.0.1:${oauth.port}` } : {}),
+    };
   } catch (err) {
     if (isSluiceError(err)) throw err;
     throw new SluiceError('KAFKA_START_FAILED', err instanceof Error ? err.message : String(err), { cause: err });
@@ -134,17 +144,20 @@ async function reuse(running: Running, cfg: ResolvedBrokerConfig, paths: Instanc
   return { bootstrap, startedHere: false, logFile: paths.logFile, pid, stop: async () => {} };
 }
 
-async function startNew(cfg: ResolvedBrokerConfig, paths: InstancePaths, freshData: boolean, log: (line: string) => void, sasl?: SaslListener): Promise<BrokerHandle> {
+async function startNew(
+  cfg: ResolvedBrokerConfig, paths: InstancePaths, freshData: boolean, log: (line: string) => void, sasl?: SaslListener, oauth?: OAuthBearerListener,
+): Promise<BrokerHandle> {
   const java = await checkJava(process.env);
   await ensureJars({ kafkaDir: KAFKA_DIR, libDir: LIB_DIR, version: KAFKA_VERSION, log });
-  for (const [port, what] of [[cfg.port, 'client'], [cfg.controllerPort, 'controller'], ...(sasl ? [[sasl.port, 'SASL'] as const] : [])] as const) {
+  const extraPorts = [...(sasl ? [[sasl.port, 'SASL'] as const] : []), ...(oauth ? [[oauth.port, 'OAUTHBEARER'] as const] : [])];
+  for (const [port, what] of [[cfg.port, 'client'], [cfg.controllerPort, 'controller'], ...extraPorts] as const) {
     if (!(await isPortFree(port))) {
       throw new Error(`Cannot start the local Kafka: ${what} port ${port} on 127.0.0.1 is already in use by another process. Free it, or pick other ports with SLUICE_KAFKA_PORT=<port> (the controller uses port + 1), or set KAFKA_BROKERS=host:port to use an existing cluster.`);
     }
   }
   if (freshData) await rm(paths.dataDir, { recursive: true, force: true });
   await mkdir(paths.dataDir, { recursive: true });
-  await writeFile(paths.serverProperties, renderServerProperties({ port: cfg.port, controllerPort: cfg.controllerPort, dataDir: paths.dataDir, ...(sasl ? { sasl } : {}) }));
+  await writeFile(paths.serverProperties, renderServerProperties({ port: cfg.port, controllerPort: cfg.controllerPort, dataDir: paths.dataDir, ...(sasl ? { sasl } : {}), ...(oauth ? { oauthBearer: oauth } : {}) }));
   await writeFile(paths.log4jProperties, renderLog4jProperties(paths.logFile));
   await rename(paths.logFile, paths.previousLogFile).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw err;

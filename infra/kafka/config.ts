@@ -4,6 +4,7 @@
  * No I/O here; broker.ts and its helpers do the reading, writing and spawning.
  */
 import path from 'node:path';
+import { withOAuthBearerListener, type OAuthBearerListener } from './oauth.ts';
 import { withSaslListener, type SaslListener } from './sasl.ts';
 
 export const DEFAULT_PORT = 29092;
@@ -111,7 +112,9 @@ const CLUSTER_SETTINGS: Array<[string, string | number | boolean]> = [
   ['unclean.leader.election.enable', false],
 ];
 
-export function renderServerProperties(p: { port: number; controllerPort: number; dataDir: string; sasl?: SaslListener; cluster?: ClusterMember }): string {
+export function renderServerProperties(p: {
+  port: number; controllerPort: number; dataDir: string; sasl?: SaslListener; oauthBearer?: OAuthBearerListener; cluster?: ClusterMember;
+}): string {
   const quorum: [string, string] = p.cluster
     ? ['controller.quorum.voters', p.cluster.voters.map((v) => `${v.nodeId}@127.0.0.1:${v.controllerPort}`).join(',')]
     : ['controller.quorum.bootstrap.servers', `127.0.0.1:${p.controllerPort}`];
@@ -145,7 +148,8 @@ export function renderServerProperties(p: { port: number; controllerPort: number
     ['replica.fetch.max.bytes', MAX_MESSAGE_BYTES],
     ['socket.request.max.bytes', 4 * MAX_MESSAGE_BYTES],
   ];
-  const props = p.sasl ? withSaslListener(base, p.sasl) : base;
+  const withSasl = p.sasl ? withSaslListener(base, p.sasl) : base;
+  const props = p.oauthBearer ? withOAuthBearerListener(withSasl, p.oauthBearer, toPropertiesPath) : withSasl;
   return ['# Written by infra/kafka on every start; edit infra/kafka/config.ts instead.', ...props.map(([k, v]) => `${k}=${v}`), ''].join('\n');
 }
 

@@ -134,6 +134,25 @@ describe('serverless package with every deploy setting', () => {
     cfnLint(templateFile);
   });
 
+  it('scopes the kafka-cluster actions of an MSK trigger with IAM to its cluster, topic, group and kafka:// destination, and passes cfn-lint', () => {
+    const cluster = 'arn:aws:kafka:eu-west-1:123456789012:cluster/shop/0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0-2';
+    const of = (kind: string, name: string) => cluster.replace(':cluster/', `:${kind}/`) + `/${name}`;
+    const extra =
+      `          arn: ${cluster}\n          bootstrapServers: b-1.shop.abc123.c2.kafka.eu-west-1.amazonaws.com:9098\n          consumerGroupId: orders-processor\n` +
+      '          maximumRetryAttempts: 3\n          destinationConfig: { onFailure: { destination: "kafka://orders-failed" } }\n';
+    const { template, templateFile } = packaged(serviceDir(SERVICE('orders', '      image: example/sluice:1.0\n', extra)), {});
+    expect(policy(template, 'SluiceTaskRole').filter((s) => s.Action.some((a) => a.startsWith('kafka-cluster:'))).map((s) => [s.Action, s.Resource])).toEqual([
+      [['kafka-cluster:Connect', 'kafka-cluster:DescribeCluster'], [cluster]],
+      [['kafka-cluster:DescribeTopic', 'kafka-cluster:ReadData'], [of('topic', 'orders')]],
+      [['kafka-cluster:AlterGroup', 'kafka-cluster:DescribeGroup'], [of('group', 'orders-processor')]],
+      [['kafka-cluster:DescribeTopic', 'kafka-cluster:DescribeTopicDynamicConfiguration', 'kafka-cluster:WriteData'], [of('topic', 'orders-failed')]],
+      [['kafka-cluster:WriteDataIdempotently'], [cluster]],
+    ]);
+    const config = JSON.parse(containerEnv(template, 'SLUICE_TRIGGERS') as string) as { triggers: Array<{ access: unknown; eventSourceArn: string }> };
+    expect(config.triggers[0]).toMatchObject({ access: { tls: true, iam: { clusterArn: cluster } }, eventSourceArn: cluster });
+    cfnLint(templateFile);
+  });
+
   it('fails without an image, naming the setting', () => {
     const run = slsPackage(serviceDir(SERVICE('orders', '      desiredCount: 1\n', '          bootstrapServers: k:9092\n')), {});
     expect(run.code).not.toBe(0);

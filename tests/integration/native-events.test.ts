@@ -27,7 +27,9 @@ describe('native kafka and msk events, emulated', () => {
       {
         service: 'native',
         provider: { name: 'aws' },
-        custom: { sluice: { emulateNativeEvents: true, bootstrapServers: brokers() } },
+        // No service-wide brokers: the msk event (which has no bootstrapServers of its own) then reads
+        // "the local broker", as npm start runs it, which has no IAM; elsewhere it would use IAM (msk-iam.test.ts).
+        custom: { sluice: { emulateNativeEvents: true } },
         functions: {
           viaSluice: { handler: 'functions/recorder.handler', events: [{ sluice: { ...shared, consumerGroupId: uniqueName('g-sluice') } }] },
           viaKafka: { handler: 'functions/recorder.handler', events: [{ kafka: { ...shared, consumerGroupId: uniqueName('g-kafka'), accessConfigurations: { saslScram512Auth: 'arn:aws:secretsmanager:us-east-1:111122223333:secret:not-resolved' } } }] },
@@ -38,11 +40,12 @@ describe('native kafka and msk events, emulated', () => {
     );
     const run = async (t: TriggerSpec) => {
       const { environment: _env, functionName: _fn, handler: _handler, ...spec } = t;
-      const h = await startRecorder(spec);
+      const h = await startRecorder({ ...spec, bootstrapServers: t.bootstrapServers ?? brokers() });
       harnesses.push(h);
       await waitFor(`${t.path} committed`, async () => (await offsets(t.consumerGroupId, topic))[0]!.committed === 20, 60_000);
       return h.seen().map((s) => s.event);
     };
+    expect(service.triggers.map((t) => t.access)).toEqual([undefined, undefined, undefined]);
     const [sluice, kafka, msk] = await Promise.all(service.triggers.map(run));
 
     console.log(`[native] ${sluice!.length} sluice events, ${kafka!.length} kafka events, ${msk!.length} msk events`);

@@ -22,6 +22,8 @@ export interface TaskRoleInput {
   functionLogicalIds: string[];
   secretArns: string[];
   destinations: Destination[];
+  /** `kafka-cluster:*` statements for triggers that read MSK with IAM (./msk-iam.ts). */
+  kafkaCluster?: Statement[];
 }
 
 export function taskRolePolicy(o: TaskRoleInput): Statement[] {
@@ -43,6 +45,7 @@ export function taskRolePolicy(o: TaskRoleInput): Statement[] {
   if (sqs.length) statements.push({ Sid: 'SendToFailureQueues', Effect: 'Allow', Action: ['sqs:GetQueueUrl', 'sqs:SendMessage'], Resource: sqs });
   if (sns.length) statements.push({ Sid: 'PublishToFailureTopics', Effect: 'Allow', Action: ['sns:Publish'], Resource: sns });
   if (s3.length) statements.push({ Sid: 'WriteToFailureBuckets', Effect: 'Allow', Action: ['s3:PutObject'], Resource: s3 });
+  statements.push(...(o.kafkaCluster ?? []));
   return statements;
 }
 

@@ -11,6 +11,8 @@ import { containerConfig, metricsSettings, serializeContainerConfig, TRIGGERS_EN
 import { executionRole, taskRole, type Cfn } from './iam.ts';
 import { scalingResources } from './scaling.ts';
 import type { DeploySettings } from './settings.ts';
+// MSK IAM's kafka-cluster statements for the task role.
+import { mskIamStatements } from './msk-iam.ts';
 
 /** Logical ids of what this adds (all prefixed, so they cannot meet the framework's). */
 export const IDS = {
@@ -77,7 +79,9 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
       Properties: { LogGroupName: `/sluice/${name}`, RetentionInDays: s.logRetentionInDays },
     },
     [IDS.executionRole]: executionRole(s.image, IDS.logGroup),
-    [IDS.taskRole]: taskRole({ functionLogicalIds: functionKeys.map((k) => deployed(k).logicalId), secretArns: o.secretArns, destinations }),
+    [IDS.taskRole]: taskRole({
+      functionLogicalIds: functionKeys.map((k) => deployed(k).logicalId), secretArns: o.secretArns, destinations, kafkaCluster: mskIamStatements(triggers),
+    }),
     [IDS.taskDefinition]: {
       Type: 'AWS::ECS::TaskDefinition',
       Properties: {
