@@ -44,7 +44,7 @@ export async function missingPrerequisites(probe: Probe = systemProbe, python = 
   }
   if (!probe.jarsResolved) {
     const mvn = await probe.run('mvn', ['-v']);
-    if (mvn.code !== 0) problems.push('Maven is needed once, to resolve the Kafka jars into infra/kafka/lib: install it (apt install maven, brew install maven) and put `mvn` on PATH.');
+    if (mvn.code !== 0) problems.push('Maven is needed once, to resolve the Kafka jars into the user cache (~/.cache/sluice, or SLUICE_CACHE_DIR): install it (apt install maven, brew install maven) and put `mvn` on PATH.');
   }
   const venv = await probe.run(python, ['-c', 'import venv, ensurepip, sys; assert sys.version_info >= (3, 9)']);
   if (venv.code !== 0) {

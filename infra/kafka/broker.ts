@@ -21,17 +21,18 @@ import { clearRecordedBroker, readRecordedBroker, writeRecordedBroker } from './
 import { oauthBearerListener, type OAuthBearerListener } from './oauth.ts';
 import { saslListener, scramFormatArgs, type SaslListener, type SaslUser } from './sasl.ts';
 import { formatStorage, isFormatted } from './storage.ts';
-import { checkJava, ensureJars } from './toolchain.ts';
+import { checkJava, ensureJars, kafkaLibDir } from './toolchain.ts';
 
+/** Where pom.xml is: infra/kafka in the sources, dist/infra/kafka in the published package. */
 export const KAFKA_DIR = path.dirname(fileURLToPath(import.meta.url));
-const REPO_ROOT = path.resolve(KAFKA_DIR, '..', '..');
-export const LIB_DIR = path.join(KAFKA_DIR, 'lib');
 const STOP_GRACE_MS = 30_000;
 
 export const KAFKA_VERSION: string = parseKafkaVersion(readFileSync(path.join(KAFKA_DIR, 'pom.xml'), 'utf8'));
+/** The jars, once per user and version, outside node_modules: reinstalling does not fetch them again. */
+export const LIB_DIR = kafkaLibDir(KAFKA_VERSION, process.env);
 
 export interface BrokerOptions {
-  /** Where data, logs, pid and state live. Default `<repo>/.sluice/kafka`, or SLUICE_KAFKA_DIR. */
+  /** Where data, logs, pid and state live. Default `.sluice/kafka` of the directory it runs in (the service's), or SLUICE_KAFKA_DIR. */
   instanceDir?: string;
   /** Client port on 127.0.0.1. Default 29092, or SLUICE_KAFKA_PORT. */
   port?: number;
@@ -77,7 +78,7 @@ const defaultLog = (line: string): void => console.error(`[sluice:kafka] ${line}
 export async function ensureBroker(opts: BrokerOptions = {}): Promise<BrokerHandle> {
   const log = opts.log ?? defaultLog;
   try {
-    const cfg = resolveBrokerConfig(opts, process.env, REPO_ROOT);
+    const cfg = resolveBrokerConfig(opts, process.env, process.cwd());
     const paths = instancePaths(cfg.instanceDir);
     const running = await findRunning(paths, log);
     const sasl = opts.sasl && saslListener(cfg.port, cfg.controllerPort, opts.sasl.users);
@@ -96,7 +97,7 @@ export async function ensureBroker(opts: BrokerOptions = {}): Promise<BrokerHand
 
 export async function stopBroker(opts: Pick<BrokerOptions, 'instanceDir' | 'log'> = {}): Promise<boolean> {
   const log = opts.log ?? defaultLog;
-  const paths = instancePaths(resolveBrokerConfig(opts, process.env, REPO_ROOT).instanceDir);
+  const paths = instancePaths(resolveBrokerConfig(opts, process.env, process.cwd()).instanceDir);
   const running = await findRunning(paths, log);
   if (!running) return false;
   await stopAndForget(running.pid, paths, log);
@@ -104,7 +105,7 @@ export async function stopBroker(opts: Pick<BrokerOptions, 'instanceDir' | 'log'
 }
 
 export async function brokerStatus(opts: Pick<BrokerOptions, 'instanceDir' | 'port'> = {}): Promise<BrokerStatus> {
-  const cfg = resolveBrokerConfig(opts, process.env, REPO_ROOT);
+  const cfg = resolveBrokerConfig(opts, process.env, process.cwd());
   const paths = instancePaths(cfg.instanceDir);
   const recorded = await readRecordedBroker(paths);
   if (recorded.kind === 'none' || !(await isOurBroker(recorded.pid, paths.serverProperties))) {

@@ -1,8 +1,9 @@
 /**
  * What the local broker needs on the machine: Java 17+ and the Kafka jars, resolved once from
- * Maven Central by `mvn` into infra/kafka/lib/ (marked with lib/.resolved-<version>).
+ * Maven Central by `mvn` into the user's cache (kafkaLibDir, marked with .resolved-<version>).
  */
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseJavaMajor, tailLines } from './config.ts';
@@ -11,6 +12,12 @@ import { CommandNotFoundError, runCapture } from './run.ts';
 const MIN_JAVA = 17;
 const MVN_TIMEOUT_MS = 15 * 60_000;
 const USE_EXISTING = 'or set KAFKA_BROKERS=host:port to use an existing Kafka cluster instead of the local one';
+
+/** `$SLUICE_CACHE_DIR`, else `$XDG_CACHE_HOME/sluice`, else `~/.cache/sluice`; then `kafka-<version>`. */
+export function kafkaLibDir(version: string, env: Record<string, string | undefined>): string {
+  const root = env['SLUICE_CACHE_DIR'] || (env['XDG_CACHE_HOME'] ? path.join(env['XDG_CACHE_HOME'], 'sluice') : path.join(homedir(), '.cache', 'sluice'));
+  return path.join(root, `kafka-${version}`);
+}
 
 export function javaBinary(env: Record<string, string | undefined>): string {
   const home = env['JAVA_HOME'];

@@ -14,7 +14,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readStatus } from '../../framework/cli/lag-read.ts';
 import { formatStatus, type TriggerStatus } from '../../framework/cli/status-report.ts';
 import { javaStringHash } from '../../framework/kafka/offsets-partition.ts';
-import { runCli, REPO } from '../support/cli.ts';
+import { LIB_DIR } from '../../infra/kafka/broker.ts';
+import { runCli } from '../support/cli.ts';
 import { recorderTrigger, startRecorder, type Harness } from '../support/harness.ts';
 import { brokers, createTopic, deleteTopic, offsets, produce, testLogger, uniqueName, waitFor } from '../support/kafka.ts';
 import { python } from '../support/python.ts';
@@ -38,7 +39,7 @@ function describeWithLibrdkafka(groupId: string): Described {
 
 /** The JVM's `Utils.abs(groupId.hashCode()) % partitions`, with kafka-clients from the broker's own jars. */
 function javaOffsetsPartitions(partitions: number, groupIds: string[]): number[] {
-  const run = spawnSync('java', ['-cp', join(REPO, 'infra', 'kafka', 'lib', '*'), JAVA_PARTITION, String(partitions), ...groupIds], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('java', ['-cp', join(LIB_DIR, '*'), JAVA_PARTITION, String(partitions), ...groupIds], { encoding: 'utf8', timeout: 60_000 });
   if (run.status !== 0) throw new Error(`OffsetsPartition.java failed: ${run.stderr}`);
   return run.stdout.trim().split('\n').map(Number);
 }
