@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { kafkaJsonDecoder, type DecodedKafkaEvent } from '../framework/handler/decode.ts';
+import { kafkaJsonDecoder, type DecodedKafkaEvent } from 'serverless-sluice/handler';
 
 interface Payment {
   id: string;

@@ -6,11 +6,12 @@
 import { build } from 'esbuild';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { join, relative } from 'node:path';
+import { extname, join, relative } from 'node:path';
 import { SluiceError } from '../errors.ts';
 import type { HandlerLocation } from './handler-path.ts';
 
-const RUNTIME = fileURLToPath(new URL('./worker-runtime.ts', import.meta.url));
+// Beside this module: worker-runtime.ts in the sources, worker-runtime.js in the published package.
+const RUNTIME = fileURLToPath(new URL(`./worker-runtime${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 export async function bundleHandler(rootDir: string, functionName: string, location: HandlerLocation): Promise<string> {
   const outDir = join(rootDir, '.sluice', 'build');
