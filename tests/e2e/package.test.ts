@@ -14,14 +14,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, runCli } from '../support/cli.ts';
 import { brokers, createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { cfnLint } from '../support/cfn-lint.ts';
+import { OSLS } from '../support/sls.ts';
 import { checkEmf } from '../support/emf.ts';
 import { scrape } from '../support/prometheus.ts';
-import { python } from '../support/python.ts';
 
-const OSLS = join(REPO, 'node_modules', 'osls', 'bin', 'serverless.js');
 const PLUGIN = join(REPO, 'framework', 'plugin', 'index.cjs');
 const EXAMPLE_BROKERS = 'b-1.kafka.example:9092,b-2.kafka.example:9092';
-const CFN_LINT = 'import sys; from cfnlint.runner import main; sys.exit(main())';
 
 interface Template {
   Parameters: Record<string, { Type: string; Default?: string }>;
@@ -37,7 +36,7 @@ function serviceDir(yml: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-package-'));
   dirs.push(dir);
   cpSync(join(REPO, 'functions'), join(dir, 'functions'), { recursive: true });
-  writeFileSync(join(dir, 'serverless.yml'), yml.replace(/^(\s*-\s*)\.\/framework\/plugin\/index\.cjs\s*$/m, `$1${PLUGIN}`));
+  writeFileSync(join(dir, 'serverless.yml'), yml.replace(/^(\s*-\s*)serverless-sluice\b.*$/m, `$1${PLUGIN}`));
   return dir;
 }
 
@@ -63,17 +62,6 @@ const policy = (t: Template, id: string) =>
   (t.Resources[id]!.Properties.Policies as Array<{ PolicyDocument: { Statement: Statement[] } }>).flatMap((p) => p.PolicyDocument.Statement);
 const containerEnv = (t: Template, name: string) =>
   (t.Resources.SluiceTaskDefinition!.Properties.ContainerDefinitions as Array<{ Environment: Array<{ Name: string; Value: unknown }> }>)[0]!.Environment.find((e) => e.Name === name)?.Value;
-
-/** cfn-lint must be there (the suite's .sluice/venv pins it); a missing linter fails the test, it does not skip it. */
-function cfnLint(templateFile: string): void {
-  const probe = spawnSync(python(), ['-c', 'import cfnlint'], { encoding: 'utf8' });
-  if (probe.status !== 0) {
-    throw new Error(`cfn-lint is not in the suite's Python environment (${python()} -c 'import cfnlint': ${probe.stderr.trim().split('\n').pop() || probe.error}); infra/python/requirements.txt pins it.`);
-  }
-  // Every rule, warnings included, must pass.
-  const lint = spawnSync(python(), ['-c', CFN_LINT, '--', templateFile], { encoding: 'utf8' });
-  expect(lint.status, `cfn-lint found problems:\n${lint.stdout}${lint.stderr}`).toBe(0);
-}
 
 describe('serverless package on the example service', () => {
   let template: Template;
@@ -228,7 +216,8 @@ describe('the packaged poller container', () => {
       AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambda.address() as AddressInfo).port}`,
     };
     delete env.AWS_PROFILE;
-    const poller = runCli('framework/cli/container.ts', [], { env });
+    // The compiled poller, as the image runs it (dist/, built by npm test): no TypeScript at run time.
+    const poller = runCli('dist/framework/cli/container.js', [], { env, tsx: false });
     const emf = () => poller.output().split('\n').filter((l) => l.startsWith('{"_aws"')).map(checkEmf);
     try {
       await poller.waitForOutput(/ready: shop \(prod\), 1 trigger\(s\); health on (http:\S+)\/healthz/, 60_000);

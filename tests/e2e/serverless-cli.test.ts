@@ -4,7 +4,6 @@
  * Sluice's own rules; `serverless sluice start | produce | lag | status` run, send and report against
  * the real broker.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TriggerLag } from '../../framework/cli/lag-report.ts';
 import { REPO } from '../support/cli.ts';
 import { brokers, createTopic, deleteTopic, uniqueName } from '../support/kafka.ts';
+import { sls, type Sls } from '../support/sls.ts';
 
-const OSLS = join(REPO, 'node_modules', 'osls', 'bin', 'serverless.js');
 const PLUGIN = join(REPO, 'framework', 'plugin', 'index.cjs');
 
 function service(sluice: string, extra = ''): string {
@@ -28,36 +27,6 @@ function service(sluice: string, extra = ''): string {
   return dir;
 }
 
-interface Sls {
-  output(): string;
-  exited: Promise<number | null>;
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
-  signal(s: NodeJS.Signals): void;
-}
-
-function sls(args: string[], cwd: string, stdin?: string): Sls {
-  const env: NodeJS.ProcessEnv = { ...process.env, SLS_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
-  delete env.KAFKA_BROKERS;
-  const child = spawn(process.execPath, [OSLS, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end(stdin ?? '');
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    output: () => out,
-    exited,
-    signal: (s) => child.kill(s),
-    waitFor: async (pattern, timeoutMs = 60_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(out)) {
-        if (child.exitCode !== null) throw new Error(`serverless ${args.join(' ')} exited (${child.exitCode}) before printing ${pattern}:\n${out}`);
-        if (Date.now() > deadline) throw new Error(`no ${pattern} after ${timeoutMs} ms:\n${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
-  };
-}
 
 describe('serverless print with the Sluice plugin', () => {
   it('prints a valid service, exit 0', async () => {

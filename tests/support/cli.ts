@@ -14,8 +14,10 @@ export interface CliProcess {
   exited: Promise<number | null>;
 }
 
-export function runCli(script: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliProcess {
-  const child = spawn(process.execPath, ['--import', TSX, join(REPO, script), ...args], {
+/** `tsx: false` runs JavaScript with plain node (the compiled package), without the TypeScript loader. */
+export function runCli(script: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; tsx?: boolean } = {}): CliProcess {
+  const loader = options.tsx === false ? [] : ['--import', TSX];
+  const child = spawn(process.execPath, [...loader, join(REPO, script), ...args], {
     cwd: options.cwd ?? REPO,
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],

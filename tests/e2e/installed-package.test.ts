@@ -1,0 +1,106 @@
+/**
+ * Sluice as a user gets it: `npm pack` of this repository, installed into a new service that the
+ * test creates (its own package.json with the tarball as a devDependency, a serverless.yml that
+ * lists the plugin by name, a TypeScript handler importing the helpers by name). There
+ * `serverless sluice start` handles and commits records sent with `serverless sluice produce`,
+ * `serverless sluice lag` shows lag 0, `tsc` type-checks the handler with plain strict options,
+ * and `serverless package` writes the poller's template, cfn-lint clean.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TriggerLag } from '../../framework/cli/lag-report.ts';
+import { cfnLint } from '../support/cfn-lint.ts';
+import { REPO } from '../support/cli.ts';
+import { brokers, createTopic, deleteTopic, uniqueName, waitFor } from '../support/kafka.ts';
+import { sls, type Sls } from '../support/sls.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'sluice-installed-'));
+const topic = uniqueName('installed');
+let start: Sls | undefined;
+afterAll(async () => {
+  start?.signal('SIGKILL');
+  await deleteTopic(topic);
+  rmSync(work, { recursive: true, force: true });
+});
+
+const HANDLER = `import { appendFileSync } from 'node:fs';
+import { decodeRecord, eachRecord, type KafkaBatchResponse, type SelfManagedKafkaEvent } from 'serverless-sluice/handler';
+
+interface Order { n: number }
+
+export async function handler(event: SelfManagedKafkaEvent): Promise<KafkaBatchResponse> {
+  return eachRecord(event, async (record) => {
+    const order = decodeRecord<Order>(record).value;
+    appendFileSync(process.env.RECORD_FILE!, JSON.stringify({ partition: record.partition, offset: record.offset, n: order?.n }) + '\\n');
+  });
+}
+`;
+
+/** Runs a command to its end; returns its stdout (the build's progress goes to stderr). */
+function run(command: string, args: string[], cwd: string, timeoutMs = 180_000): string {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
+  expect(r.status, `${command} ${args.join(' ')}:\n${r.stdout}${r.stderr}`).toBe(0);
+  return r.stdout;
+}
+
+describe('the installed package, in a service of its own', () => {
+  it('packs only what users need, installs by name, runs, commits, type-checks and packages', async () => {
+    // npm pack runs prepare (npm run build): the tarball carries dist/, compiled now.
+    const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], REPO)) as Array<{ filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>;
+    const { filename, size, unpackedSize, files } = packed[0]!;
+    const paths = files.map((f) => f.path);
+    console.log(`[package] ${filename}: ${paths.length} files, ${(size / 1024).toFixed(0)} KiB packed, ${(unpackedSize / 1024).toFixed(0)} KiB unpacked`);
+    expect(paths.filter((p) => /(^|\/)(tests?|bench|fixtures)\/|\.test\.|(^|\/)functions\//.test(p))).toEqual([]);
+    expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]); // no TypeScript sources: nothing needs tsx
+    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/framework/plugin/index.cjs', 'dist/framework/handler/index.js', 'dist/framework/handler/index.d.ts', 'dist/infra/kafka/pom.xml']));
+
+    const dir = join(work, 'shop');
+    mkdirSync(join(dir, 'functions'), { recursive: true });
+    const recordFile = join(dir, 'seen.jsonl');
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module', devDependencies: { 'serverless-sluice': `file:${join(work, filename)}` } }, null, 2));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true }, include: ['functions'] }, null, 2));
+    writeFileSync(join(dir, 'functions', 'orders.ts'), HANDLER);
+    writeFileSync(
+      join(dir, 'serverless.yml'),
+      `service: shop\nframeworkVersion: '3'\nconfigValidationMode: error\nplugins:\n  - serverless-sluice\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\n` +
+        `custom:\n  sluice:\n    deploy:\n      image: example/sluice:1.0\nfunctions:\n  orders:\n    handler: functions/orders.handler\n    environment:\n      RECORD_FILE: ${recordFile}\n    events:\n` +
+        `      - sluice:\n          topic: ${topic}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`,
+    );
+    // From npm's cache where it can: the tarball's dependencies are this repository's.
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir, 300_000);
+    expect(existsSync(join(dir, 'node_modules', 'tsx'))).toBe(false);
+    expect(existsSync(join(dir, 'node_modules', 'typescript'))).toBe(false);
+
+    // The handler type-checks with plain strict options against the package's declarations.
+    run(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
+
+    await createTopic(topic, 2);
+    start = sls(['sluice', 'start'], dir);
+    await start.waitFor(/ready\. Send records with: .*serverless sluice produce --topic/, 120_000);
+    const produce = sls(['sluice', 'produce', '--topic', topic], dir, '{"key":"a","value":{"n":1}}\n{"key":"b","value":{"n":2}}\n{"key":"c","value":{"n":3}}\n');
+    expect(await produce.exited, produce.output()).toBe(0);
+    await waitFor('3 records handled', () => existsSync(recordFile) && readFileSync(recordFile, 'utf8').trim().split('\n').length === 3, 60_000);
+    expect(readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { n: number }).n).sort()).toEqual([1, 2, 3]);
+
+    let report: TriggerLag | undefined;
+    await waitFor('lag 0 with 3 committed', async () => {
+      const lag = sls(['sluice', 'lag', '--json'], dir);
+      if ((await lag.exited) !== 0) return false;
+      [report] = JSON.parse(lag.output().slice(lag.output().indexOf('['), lag.output().lastIndexOf(']') + 1)) as TriggerLag[];
+      return report!.totalLag === 0 && report!.partitions.reduce((n, p) => n + Math.max(p.committed, 0), 0) === 3;
+    }, 60_000, 500);
+    start.signal('SIGINT');
+    expect(await start.exited, start.output()).toBe(0);
+
+    const out = join(dir, 'out');
+    const pack = sls(['package', '--package', out], dir);
+    expect(await pack.exited, pack.output()).toBe(0);
+    const template = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
+    expect(template.Resources.SluiceService?.Type).toBe('AWS::ECS::Service');
+    expect(Object.values(template.Resources).some((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toBe(false);
+    cfnLint(join(out, 'cloudformation-template-update-stack.json'));
+  });
+});
