@@ -1,6 +1,6 @@
 /**
- * The poller container's entry point (infra/deploy/Dockerfile; ECS runs it as
- * `node --import tsx framework/cli/container.ts`). It polls the triggers that `serverless
+ * The poller container's entry point (infra/deploy/Dockerfile; ECS runs it compiled, as
+ * `node dist/framework/cli/container.js`). It polls the triggers that `serverless
  * package` wrote into SLUICE_TRIGGERS (framework/plugin/deploy/container-config.ts) and invokes
  * the deployed Lambdas with the lambda invoker; region and credentials come from the task (the
  * SDK's chain). Every `custom.sluice.metrics.period` it writes CloudWatch EMF lines to stdout. Topics are never created here: they must exist on the cluster. SIGTERM (ECS

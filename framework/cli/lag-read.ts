@@ -27,8 +27,8 @@ export function readLag(o: ReadLagOptions): Promise<TriggerLag[]> {
 
 export function readStatus(o: ReadLagOptions): Promise<TriggerStatus[]> {
   return readGroups(o, async (admin, t, brokers) => {
-    const [lag, coordinator] = await Promise.all([lagOf(admin, t, brokers), admin.coordinator(t.consumerGroupId)]);
-    return { ...lag, coordinator };
+    const coordinator = await admin.coordinator(t.consumerGroupId);
+    return { ...(await lagOf(admin, t, brokers)), coordinator };
   });
 }
 

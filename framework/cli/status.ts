@@ -18,7 +18,8 @@ const USAGE = `Usage: npm run status [-- --function <name>] [--stage <stage>] [-
 Shows each trigger's consumer group as the brokers see it: state, protocol and assignor, the
 coordinator and the __consumer_offsets partition it leads, every member with its client id, host
 and partitions, and per partition the committed offset, the log-end offset, the lag and the owner.
---json prints the same as JSON; --watch refreshes every ${DEFAULT_WATCH_SECONDS} s (or --interval) until Ctrl-C.`;
+--json prints the same as JSON; --watch refreshes every ${DEFAULT_WATCH_SECONDS} s until Ctrl-C (--interval <s>
+sets the seconds and implies --watch).`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -35,7 +36,8 @@ async function main(): Promise<void> {
   const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
   const logger = createLogger('status');
   const stop = new AbortController();
-  process.once('SIGINT', () => stop.abort());
+  // Only a watch waits for Ctrl-C; a single read keeps Node's default (exit at once).
+  if (every !== undefined) process.once('SIGINT', () => stop.abort());
   await runStatus({
     read: () => readStatus({ triggers, logger, ...(defaultBrokers ? { defaultBrokers } : {}) }),
     write: (text) => console.log(text),

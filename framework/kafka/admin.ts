@@ -175,15 +175,18 @@ export class ClusterAdmin {
    * cluster (private-cluster.ts), the partition's leader is named instead.
    */
   async coordinator(groupId: string): Promise<GroupCoordinator> {
+    // FindCoordinator first: on a fresh cluster it is what creates __consumer_offsets.
+    const found = await findCoordinator(this.kafka, groupId);
     const [{ topics }, { brokers }] = await Promise.all([
       retryCoordinator(() => this.admin.fetchTopicMetadata({ topics: [OFFSETS_TOPIC] })),
       this.admin.describeCluster(),
     ]);
     const partitions = topics[0]?.partitions ?? [];
-    if (partitions.length === 0) throw new Error(`the brokers report no ${OFFSETS_TOPIC} partitions (no group has committed on this cluster yet)`);
+    if (partitions.length === 0) {
+      throw new SluiceError('BROKER_UNREACHABLE', `Kafka at ${this.brokers.join(',')} reports no ${OFFSETS_TOPIC} partitions yet (a new cluster creates the topic on first use); run the command again in a few seconds.`, { retriable: true });
+    }
     const offsetsPartition = offsetsPartitionFor(groupId, partitions.length);
     const leader = partitions.find((p) => p.partitionId === offsetsPartition)?.leader ?? -1;
-    const found = await findCoordinator(this.kafka, groupId);
     const nodeId = found?.nodeId ?? leader;
     const broker = brokers.find((b) => b.nodeId === nodeId);
     const address = found ? `${found.host}:${found.port}` : broker ? `${broker.host}:${broker.port}` : '?';

@@ -68,7 +68,10 @@ describe('PollerMetrics', () => {
     expect((await metrics.text()).match(/^sluice_offset_lag\{.*$/gm)).toEqual([expect.stringContaining('partition="1"')]);
     expect(metrics.snapshot()[0]!.offsetLag).toBe(0);
 
-    // Back, after another member committed up to 28: the lag is from there, not from the old 10.
+    // A commit of partition 0 answered after it went away: not its lag any more.
+    events.emit('poller.commit', { functionName: 'orders', groupId: 'g', topic: 'orders', partition: 0, offset: 12, durationMs: 1 });
+    expect((await metrics.text()).match(/^sluice_offset_lag\{.*$/gm)).toHaveLength(1);
+    // Back, after another member committed up to 28: the lag is from there, not from the old 10 or 12.
     events.emit('group.rebalanced', { groupId: 'g', memberId: 'm', durationMs: 5, assignment: { orders: [0, 1] } });
     batch(0, 28, 31);
     value = await reader(metrics);

@@ -104,7 +104,9 @@ export class PollerMetrics {
       const s = this.series(e.functionName, e.topic, e.partition);
       s.received.inc(e.count);
       if (!s.owned) {
+        // Back after another member had it: its progress is where this fetch starts.
         s.owned = true;
+        s.committed = e.firstOffset;
         s.lag = this.m.lag.labels(s.labels);
       }
       s.highWatermark = e.highWatermark;
@@ -135,8 +137,11 @@ export class PollerMetrics {
     on('poller.commit', (e) => {
       const s = this.series(e.functionName, e.topic, e.partition);
       s.commits.inc();
-      s.committed = e.offset;
-      if (s.owned) s.lag.set(Math.max(0, s.highWatermark - e.offset));
+      // A commit answered after the partition was assigned away says nothing of its lag now.
+      if (s.owned) {
+        s.committed = e.offset;
+        s.lag.set(Math.max(0, s.highWatermark - e.offset));
+      }
       this.m.commitLatency.observe(this.trigger(e.functionName, e.topic), e.durationMs / 1000);
     });
     on('poller.commit_refused', (e) => this.m.commitsRefused.inc({ ...this.series(e.functionName, e.topic, e.partition).labels, reason: e.reason }));

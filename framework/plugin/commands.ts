@@ -66,7 +66,7 @@ export async function status(c: HookContext): Promise<void> {
     const logger = frameworkLogger(c.utils.log);
     const stop = new AbortController();
     const stopWatching = () => stop.abort();
-    process.once('SIGINT', stopWatching);
+    if (every !== undefined) process.once('SIGINT', stopWatching);
     try {
       await runStatus({
         read: () => readStatus({ triggers, logger, ...(defaultBrokers ? { defaultBrokers } : {}) }),

@@ -42,7 +42,7 @@ export const COMMANDS: Record<string, CommandDefinition> = {
           function: functionOption,
           json: { usage: 'Print JSON', type: 'boolean' },
           watch: { usage: 'Refresh every few seconds until Ctrl-C', shortcut: 'w', type: 'boolean' },
-          interval: { usage: 'Seconds between refreshes with --watch (default 2)', type: 'string' },
+          interval: { usage: 'Seconds between refreshes (default 2); implies --watch', type: 'string' },
         },
       },
       produce: {

@@ -89,7 +89,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     metrics?.close();
     throw e;
   }));
-  const closeHttp = async () => {
+  const closeObservers = async () => {
     health.close();
     emf?.stop();
     metrics?.close();
@@ -121,7 +121,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     }
   } catch (e) {
     await Promise.allSettled(started.map((p) => p.stop()));
-    await closeHttp();
+    await closeObservers();
     throw e;
   }
   return {
@@ -131,7 +131,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     stop: async () => {
       const results = await Promise.allSettled(pollers.map((p) => p.stop()));
       for (const r of results) if (r.status === 'rejected') o.logger.error('poller did not stop cleanly', { error: r.reason });
-      await closeHttp();
+      await closeObservers();
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseJavaMajor, tailLines } from './config.ts';
 import { CommandNotFoundError, runCapture } from './run.ts';
@@ -57,10 +57,12 @@ export async function ensureJars(p: { kafkaDir: string; libDir: string; version:
   if (existsSync(marker)) return;
   p.log(`Resolving Apache Kafka ${p.version} from Maven Central (first run only)…`);
   const started = Date.now();
-  // Jars of another version left in lib/ would end up on the same classpath: start empty.
-  await rm(p.libDir, { recursive: true, force: true });
-  await mkdir(p.libDir, { recursive: true });
-  const args = ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${p.libDir}`, '-DincludeScope=runtime'];
+  // Resolved beside the cache entry and renamed into place when complete: the cache is shared by
+  // every checkout and service of the user, so a second start meanwhile never sees half a classpath.
+  const staging = `${p.libDir}.tmp-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  const args = ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`, '-DincludeScope=runtime'];
   let result;
   try {
     result = await runCapture('mvn', args, { cwd: p.kafkaDir, timeoutMs: MVN_TIMEOUT_MS });
@@ -71,13 +73,22 @@ export async function ensureJars(p: { kafkaDir: string; libDir: string; version:
     throw err;
   }
   if (result.code !== 0) {
+    await rm(staging, { recursive: true, force: true });
     const output = tailLines(`${result.stdout}\n${result.stderr}`.trim(), 30);
     throw new Error(`\`mvn ${args.join(' ')}\` failed in ${p.kafkaDir} (exit ${result.code ?? result.signal}). Check network access to Maven Central and the pom, ${USE_EXISTING}.\n${output}`);
   }
-  const jars = (await readdir(p.libDir)).filter((f) => f.endsWith('.jar'));
+  const jars = (await readdir(staging)).filter((f) => f.endsWith('.jar'));
   if (!jars.some((f) => f.startsWith(`kafka_2.13-${p.version}`))) {
-    throw new Error(`mvn finished but ${p.libDir} has no kafka_2.13-${p.version}.jar (found ${jars.length} jars); check infra/kafka/pom.xml.`);
+    await rm(staging, { recursive: true, force: true });
+    throw new Error(`mvn finished but resolved no kafka_2.13-${p.version}.jar (found ${jars.length} jars); check infra/kafka/pom.xml.`);
   }
-  await writeFile(marker, `${new Date().toISOString()}\n`);
+  await writeFile(path.join(staging, path.basename(marker)), `${new Date().toISOString()}\n`);
+  if (existsSync(marker)) {
+    await rm(staging, { recursive: true, force: true }); // another start resolved them meanwhile
+    return;
+  }
+  // An incomplete entry (no marker: an interrupted older resolution) is replaced.
+  await rm(p.libDir, { recursive: true, force: true });
+  await rename(staging, p.libDir);
   p.log(`Resolved ${jars.length} jars in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

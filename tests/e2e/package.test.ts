@@ -175,7 +175,7 @@ describe('serverless package with scaling', () => {
 
     const unreachable = slsPackage(serviceDir(SERVICE(topic, deploy(4), extra('127.0.0.1:1'))), {});
     expect(unreachable.code, unreachable.output).toBe(0);
-    expect(unreachable.output).toMatch(/scaling\.maxTasks 4 is not checked against the topics' partition counts: the brokers did not answer from here/);
+    expect(unreachable.output).toMatch(/scaling\.maxTasks 4 is not checked against the topics' partition counts: they could not be read from here/);
   });
 });
 

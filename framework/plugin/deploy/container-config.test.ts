@@ -44,6 +44,10 @@ describe('the container configuration (SLUICE_TRIGGERS)', () => {
     expect(errorOf('{"version":1,"invoker":"lambda","functionNames":{},"triggers":[{"topic":"a"}]}')).toContain('trigger 0 lacks functionName');
     expect(errorOf('{"version":1,"invoker":"lambda","functionNames":{},"triggers":[{"functionName":"a","topic":"a","bootstrapServers":["k:1"]}]}')).toContain('trigger 0 lacks functionName');
     expect(errorOf('{"version":1,"invoker":"lambda","functionNames":{},"triggers":[]}')).toContain('lists no trigger');
+    const one = '"functionNames":{"a":"x-a"},"triggers":[{"functionName":"a","topic":"a","bootstrapServers":["k:1"]}]';
+    expect(errorOf(`{"version":1,"invoker":"lambda",${one},"metrics":{"namespace":"N"}}`)).toContain('SLUICE_TRIGGERS: metrics is not {"namespace": "…", "periodSeconds": <seconds>}');
+    // Packaged before metrics settings existed: CloudWatch's defaults.
+    expect(parseContainerConfig(`{"version":1,"invoker":"lambda",${one}}`).metrics).toEqual({ namespace: 'Sluice', periodSeconds: 60 });
   });
 
   it('refuses a configuration too large for a task definition', () => {

@@ -95,7 +95,12 @@ export function parseContainerConfig(text: string | undefined): ContainerConfig 
   );
   if (bad >= 0) throw new ConfigError(`${TRIGGERS_ENV}: trigger ${bad} lacks functionName (with its Lambda name in functionNames), topic or bootstrapServers.`);
   if (parsed.triggers.length === 0) throw new ConfigError(`${TRIGGERS_ENV} lists no trigger: there is nothing to poll.`);
-  // A configuration packaged before metrics settings existed gets the defaults.
-  const metrics = isPlainObject(parsed.metrics) && typeof parsed.metrics.namespace === 'string' && typeof parsed.metrics.periodSeconds === 'number' ? parsed.metrics : metricsSettings({});
-  return { ...(parsed as unknown as ContainerConfig), metrics: metrics as ContainerConfig['metrics'] };
+  // A configuration packaged before metrics settings existed gets the defaults; a malformed one
+  // is refused (its namespace must be the one the scaling policy tracks).
+  if (parsed.metrics === undefined) return { ...(parsed as unknown as ContainerConfig), metrics: metricsSettings({}) };
+  const m = parsed.metrics;
+  if (!isPlainObject(m) || typeof m.namespace !== 'string' || !Number.isInteger(m.periodSeconds) || (m.periodSeconds as number) < 1) {
+    throw new ConfigError(`${TRIGGERS_ENV}: metrics is not {"namespace": "…", "periodSeconds": <seconds>}; package the service again with the plugin of the same Sluice version as the image.`);
+  }
+  return parsed as unknown as ContainerConfig;
 }

@@ -49,8 +49,8 @@ export async function addPollerService(c: HookContext): Promise<void> {
     mergeFragment(template, fragment);
     const where = settings.cluster ? `in cluster ${settings.cluster}` : 'in a new ECS cluster';
     utils.log.info(
-      `Sluice: poller service ${IDS.service} (${settings.scaling ? `${settings.scaling.minTasks}–${settings.scaling.maxTasks} tasks on OffsetLag ${settings.scaling.targetLag}` : settings.desiredCount} × ${settings.cpu / 1024} vCPU, ${settings.memory} MiB, ${settings.image}) ${where}, ` +
-        `invoking ${Object.values(functions).map((f) => f.lambdaName).join(', ')}`,
+      `Sluice: poller service ${IDS.service} (${settings.scaling ? `${settings.scaling.minTasks}–${settings.scaling.maxTasks}` : settings.desiredCount} × ${settings.cpu / 1024} vCPU, ${settings.memory} MiB, ${settings.image}) ${where}, ` +
+        `invoking ${Object.values(functions).map((f) => f.lambdaName).join(', ')}${settings.scaling ? `, scaling on OffsetLag to ${settings.scaling.targetLag}` : ''}`,
     );
   } catch (e) {
     throw userError(c, e);
@@ -68,7 +68,7 @@ async function checkScaling(c: HookContext, scaling: ScalingSettings, triggers: 
     counts = await readPartitionCounts(triggers, frameworkLogger(c.utils.log));
   } catch (e) {
     c.utils.log.warning(
-      `Sluice: scaling.maxTasks ${scaling.maxTasks} is not checked against the topics' partition counts: the brokers did not answer from here ` +
+      `Sluice: scaling.maxTasks ${scaling.maxTasks} is not checked against the topics' partition counts: they could not be read from here ` +
         `(${e instanceof Error ? e.message : String(e)}). Keep maxTasks at most the largest trigger topic's partition count; extra tasks would idle.`,
     );
     return;
