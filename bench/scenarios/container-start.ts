@@ -4,8 +4,7 @@
  * compiled (dist/, what the image runs now: `npm run build`), alternating, against the bench
  * broker and a stand-in Lambda API, on the SLUICE_TRIGGERS `serverless package` would write.
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -20,7 +19,9 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const COMPILED = join(REPO, 'dist', 'framework', 'cli', 'container.js');
 
 export const containerStart: Scenario = async (ctx) => {
-  if (!existsSync(COMPILED)) throw new Error('dist/ is missing: run `npm run build` first (npm install does).');
+  // The compiled side is what the sources build to now, not whatever dist/ was left.
+  ctx.log('building dist/ (npm run build)…');
+  execFileSync(process.execPath, [join(REPO, 'infra', 'build', 'build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
   const lambda = createServer((req, res) => {
     const name = decodeURIComponent(/\/functions\/([^/]+)/.exec(req.url ?? '')?.[1] ?? '');
     req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(req.method === 'GET' ? JSON.stringify({ Configuration: { FunctionName: name } }) : 'null'));

@@ -24,8 +24,9 @@ interface Step {
 
 export const scaleOut: Scenario = async (ctx) => {
   const windowMs = ctx.quick ? 2_500 : 10_000;
-  // Enough that 4 processes (about 4× one, which drains ~12k records/s here) never run dry.
-  const records = ctx.quick ? 170_000 : 1_600_000;
+  // Enough that 4 processes (about 4× one, which drains ~12k records/s here) never run dry, with
+  // the settling of each step (a few seconds each) drawing on the same backlog.
+  const records = ctx.quick ? 450_000 : 1_600_000;
   const topic = uniqueName('scale-out');
   await createTopic(ctx.kafka, topic, PARTITIONS);
   await preload(ctx.kafka, topic, { records, partitions: PARTITIONS, valueBytes: 1024 });
@@ -68,16 +69,23 @@ function settled(pollers: PollerChild[], since: number): boolean {
 
 const total = (pollers: PollerChild[]) => pollers.reduce((n, p) => n + p.records, 0);
 
+/** A step whose backlog ran out within its window measured the backlog, not the pollers: it reports "not measured", never a number. */
 function figuresOf(steps: Step[]): Figure[] {
-  const base = steps[0]!.recordsPerSecond;
+  const base = steps[0]!;
   const targets: Record<number, number> = { 2: 1.8, 4: 3.2 };
+  const NOT_MEASURED = 'not measured (the backlog ran dry in the window)';
   return steps.flatMap((s): Figure[] => {
-    const ratio = s.recordsPerSecond / base;
+    const dry = s.backlogLeft <= 0;
+    const ratio = s.recordsPerSecond / base.recordsPerSecond;
     const target = targets[s.processes];
-    const dry = s.backlogLeft <= 0 ? ' (backlog ran dry: a lower bound)' : '';
+    const comparable = !dry && base.backlogLeft > 0;
     return [
-      { scenario: 'scale-out', figure: `${s.processes} process(es): records/s${dry}`, value: String(Math.round(s.recordsPerSecond)) },
-      ...(target ? [{ scenario: 'scale-out', figure: `${s.processes} processes vs 1: throughput ratio`, value: `${ratio.toFixed(2)}×`, target: `≥ ${target}×`, met: ratio >= target }] : []),
+      { scenario: 'scale-out', figure: `${s.processes} process(es): records/s`, value: dry ? NOT_MEASURED : String(Math.round(s.recordsPerSecond)) },
+      ...(target
+        ? [comparable
+          ? { scenario: 'scale-out', figure: `${s.processes} processes vs 1: throughput ratio`, value: `${ratio.toFixed(2)}×`, target: `≥ ${target}×`, met: ratio >= target }
+          : { scenario: 'scale-out', figure: `${s.processes} processes vs 1: throughput ratio`, value: NOT_MEASURED, target: `≥ ${target}×` }]
+        : []),
       {
         scenario: 'scale-out',
         figure: `${s.processes} process(es): spawned → group settled${s.rebalanceMs === undefined ? '' : " (of which the members' rejoin)"}`,
