@@ -23,6 +23,7 @@ import type { KafkaRecord } from '../event/record.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import { evictMember } from './evict-member.ts';
+import { PartitionOrder } from './partition-order.ts';
 import { GroupState, isRebalance } from './group-state.ts';
 import { toKafkaRecord } from './records.ts';
 
@@ -114,6 +115,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     retry: { retries: 5, restartOnFailure: async () => false },
   });
   const state = new GroupState(o.groupId, o.events);
+  const order = new PartitionOrder();
   const resumeTimers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
   let crashed = false;
@@ -157,13 +159,25 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     o.onCrash(payload.error);
   });
 
-  const eachBatch = async (p: EachBatchPayload): Promise<void> => {
+  const eachBatch = (p: EachBatchPayload): Promise<void> => order.serialize(`${p.batch.topic}:${p.batch.partition}`, () => processBatch(p));
+
+  const processBatch = async (p: EachBatchPayload): Promise<void> => {
     const { topic, partition } = p.batch;
+    const key = `${topic}:${partition}`;
     const generation = state.generation;
+    let messages = p.batch.messages;
+    const done = order.doneBelow(key);
+    if (done !== undefined && messages.length > 0 && Number(messages[0]!.offset) < done) {
+      messages = messages.filter((m) => Number(m.offset) >= done);
+      // kafkajs fetches on from here, not from the offset it had resolved before.
+      p.resolveOffset(String(done - 1));
+      o.logger.debug('fetched again records this member had committed past: skipped', { topic, partition, from: p.batch.firstOffset(), committed: done });
+      if (messages.length === 0) return;
+    }
     const batch: PartitionBatch = {
       topic,
       partition,
-      records: p.batch.messages.map((m) => toKafkaRecord(topic, partition, m)),
+      records: messages.map((m) => toKafkaRecord(topic, partition, m)),
       highWatermark: Number(p.batch.highWatermark),
       fetchedAt: fetchedAt(),
       heartbeat: async () => {
@@ -183,6 +197,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
         try {
           p.resolveOffset(String(nextOffset - 1));
           await p.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(nextOffset) }] }] });
+          order.committed(key, nextOffset);
           return { ok: true };
         } catch (e) {
           // A retriable failure means the coordinator is gone or not answering, and kafkajs keeps
