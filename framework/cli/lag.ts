@@ -5,12 +5,11 @@
  * local Kafka that `npm start` runs (which must be running).
  */
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../errors.ts';
 import { createLogger } from '../observe/logger.ts';
-import { runningLocalBroker } from './local-broker.ts';
+import { localBrokersFor } from './local-broker.ts';
 import { formatLag } from './lag-report.ts';
 import { readLag } from './lag-read.ts';
-import { loadServiceFromArgs, SERVICE_OPTIONS } from './service-args.ts';
+import { loadServiceFromArgs, selectTriggers, SERVICE_OPTIONS } from './service-args.ts';
 import { exitOnError } from './process.ts';
 
 const USAGE = `Usage: npm run lag [-- --function <name>] [--stage <stage>] [--config <file>] [--json]
@@ -27,9 +26,8 @@ async function main(): Promise<void> {
     return;
   }
   const service = await loadServiceFromArgs(values);
-  const triggers = service.triggers.filter((t) => !values.function || t.functionName === values.function);
-  if (triggers.length === 0) throw new ConfigError(values.function ? `No sluice trigger for function "${values.function}".` : 'serverless.yml declares no sluice trigger.');
-  const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
+  const triggers = selectTriggers(service, values.function);
+  const defaultBrokers = await localBrokersFor(triggers);
   const reports = await readLag({ triggers, logger: createLogger('lag'), ...(defaultBrokers ? { defaultBrokers } : {}) });
   console.log(values.json ? JSON.stringify(reports, null, 2) : formatLag(reports));
 }

@@ -9,3 +9,8 @@ export async function runningLocalBroker(how = 'pass --brokers or set KAFKA_BROK
   }
   return [status.bootstrap];
 }
+
+/** For `lag` and `status`: the local Kafka's address when a trigger names no brokers (they read its group there), else undefined. */
+export async function localBrokersFor(triggers: ReadonlyArray<{ bootstrapServers: string[] | undefined }>): Promise<string[] | undefined> {
+  return triggers.every((t) => t.bootstrapServers) ? undefined : runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
+}

@@ -3,7 +3,8 @@
  * loading ./serverless.yml (or `--config`) with them.
  */
 import { loadService } from '../config/load.ts';
-import type { ServiceSpec } from '../config/types.ts';
+import type { ServiceSpec, TriggerSpec } from '../config/types.ts';
+import { ConfigError } from '../errors.ts';
 
 export const SERVICE_OPTIONS = {
   stage: { type: 'string' },
@@ -14,4 +15,11 @@ export const SERVICE_OPTIONS = {
 
 export function loadServiceFromArgs(values: { stage?: string | undefined; config?: string | undefined }): Promise<ServiceSpec> {
   return loadService({ rootDir: process.cwd(), ...(values.config ? { file: values.config } : {}), ...(values.stage ? { stage: values.stage } : {}) });
+}
+
+/** The triggers of `--function`, else all; none is a ConfigError saying so. */
+export function selectTriggers(service: ServiceSpec, fn: string | undefined): TriggerSpec[] {
+  const triggers = service.triggers.filter((t) => !fn || t.functionName === fn);
+  if (triggers.length === 0) throw new ConfigError(fn ? `No sluice trigger for function "${fn}".` : 'serverless.yml declares no sluice trigger.');
+  return triggers;
 }

@@ -5,12 +5,11 @@
  * partition. Brokers as for `npm run lag`.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../errors.ts';
 import { createLogger } from '../observe/logger.ts';
 import { readStatus } from './lag-read.ts';
-import { runningLocalBroker } from './local-broker.ts';
+import { localBrokersFor } from './local-broker.ts';
 import { exitOnError } from './process.ts';
-import { loadServiceFromArgs, SERVICE_OPTIONS } from './service-args.ts';
+import { loadServiceFromArgs, selectTriggers, SERVICE_OPTIONS } from './service-args.ts';
 import { DEFAULT_WATCH_SECONDS, runStatus, watchSeconds } from './status-run.ts';
 
 const USAGE = `Usage: npm run status [-- --function <name>] [--stage <stage>] [--config <file>] [--json] [--watch [--interval <s>]]
@@ -31,9 +30,8 @@ async function main(): Promise<void> {
   }
   const every = watchSeconds(values.watch, values.interval);
   const service = await loadServiceFromArgs(values);
-  const triggers = service.triggers.filter((t) => !values.function || t.functionName === values.function);
-  if (triggers.length === 0) throw new ConfigError(values.function ? `No sluice trigger for function "${values.function}".` : 'serverless.yml declares no sluice trigger.');
-  const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
+  const triggers = selectTriggers(service, values.function);
+  const defaultBrokers = await localBrokersFor(triggers);
   const logger = createLogger('status');
   const stop = new AbortController();
   // Only a watch waits for Ctrl-C; a single read keeps Node's default (exit at once).

@@ -7,7 +7,7 @@ import { parseBrokers } from '../config/brokers.ts';
 import { getAt } from '../config/path.ts';
 import { formatLag } from '../cli/lag-report.ts';
 import { readLag, readStatus } from '../cli/lag-read.ts';
-import { runningLocalBroker } from '../cli/local-broker.ts';
+import { localBrokersFor, runningLocalBroker } from '../cli/local-broker.ts';
 import { untilSignal } from '../cli/process.ts';
 import { runLocal } from '../cli/run-local.ts';
 import { readRecordLines, sendRecords } from '../cli/send-records.ts';
@@ -46,7 +46,7 @@ export async function start(c: HookContext): Promise<void> {
 export async function lag(c: HookContext): Promise<void> {
   await userErrors(c, async () => {
     const triggers = chosenTriggers(c);
-    const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
+    const defaultBrokers = await localBrokersFor(triggers);
     const progress = c.utils.progress.create({ message: 'Reading consumer groups' });
     let reports: Awaited<ReturnType<typeof readLag>>;
     try {
@@ -62,7 +62,7 @@ export async function status(c: HookContext): Promise<void> {
   await userErrors(c, async () => {
     const every = watchSeconds(c.options.watch === true, typeof c.options.interval === 'string' ? c.options.interval : undefined);
     const triggers = chosenTriggers(c);
-    const defaultBrokers = triggers.every((t) => t.bootstrapServers) ? undefined : await runningLocalBroker('set bootstrapServers or KAFKA_BROKERS');
+    const defaultBrokers = await localBrokersFor(triggers);
     const logger = frameworkLogger(c.utils.log);
     const stop = new AbortController();
     const stopWatching = () => stop.abort();
