@@ -1,6 +1,6 @@
 /**
  * The broker's OS process: is it alive, is it really our Kafka, and stopping its process group
- * (SIGTERM, bounded wait, then SIGKILL).
+ * (SIGTERM, bounded wait, then SIGKILL). The local schema registry (infra/registry) uses the same.
  */
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,7 +18,7 @@ export function isAlive(pid: number): boolean {
 }
 
 /** The process's command line, or undefined when the platform offers no way to read it. */
-async function commandLine(pid: number): Promise<string | undefined> {
+export async function commandLine(pid: number): Promise<string | undefined> {
   try {
     return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ');
   } catch (err) {
@@ -64,13 +64,13 @@ export async function waitForExit(pid: number, timeoutMs: number): Promise<boole
   return true;
 }
 
-/** SIGTERM the group, wait up to graceMs for a clean shutdown, then SIGKILL. */
-export async function stopProcessGroup(pid: number, graceMs: number, log: (line: string) => void): Promise<void> {
+/** SIGTERM the group, wait up to graceMs for a clean shutdown, then SIGKILL. `what` names it in messages. */
+export async function stopProcessGroup(pid: number, graceMs: number, log: (line: string) => void, what = 'Kafka'): Promise<void> {
   if (!signalGroup(pid, 'SIGTERM')) return;
   if (await waitForExit(pid, graceMs)) return;
-  log(`Kafka (pid ${pid}) did not stop within ${Math.round(graceMs / 1000)} s of SIGTERM; sending SIGKILL.`);
+  log(`${what} (pid ${pid}) did not stop within ${Math.round(graceMs / 1000)} s of SIGTERM; sending SIGKILL.`);
   signalGroup(pid, 'SIGKILL');
   if (!(await waitForExit(pid, 10_000))) {
-    throw new Error(`Kafka (pid ${pid}) is still running after SIGKILL; stop it by hand (kill -9 ${pid}).`);
+    throw new Error(`${what} (pid ${pid}) is still running after SIGKILL; stop it by hand (kill -9 ${pid}).`);
   }
 }

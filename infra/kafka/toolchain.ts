@@ -3,9 +3,9 @@
  * Maven Central by `mvn` into the user's cache (kafkaLibDir, marked with .resolved-<version>).
  */
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { sluiceCacheRoot } from '../cache.ts';
 import { parseJavaMajor, tailLines } from './config.ts';
 import { CommandNotFoundError, runCapture } from './run.ts';
 
@@ -15,8 +15,7 @@ const USE_EXISTING = 'or set KAFKA_BROKERS=host:port to use an existing Kafka cl
 
 /** `$SLUICE_CACHE_DIR`, else `$XDG_CACHE_HOME/sluice`, else `~/.cache/sluice`; then `kafka-<version>`. */
 export function kafkaLibDir(version: string, env: Record<string, string | undefined>): string {
-  const root = env['SLUICE_CACHE_DIR'] || (env['XDG_CACHE_HOME'] ? path.join(env['XDG_CACHE_HOME'], 'sluice') : path.join(homedir(), '.cache', 'sluice'));
-  return path.join(root, `kafka-${version}`);
+  return path.join(sluiceCacheRoot(env), `kafka-${version}`);
 }
 
 export function javaBinary(env: Record<string, string | undefined>): string {
