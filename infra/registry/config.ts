@@ -1,0 +1,146 @@
+/**
+ * Pure decisions for the local schema registry (Apicurio Registry, Confluent-compatible API):
+ * which directory and ports, the JVM's command line, the URLs, and parsing of the pom and of
+ * the state file. No I/O here; registry.ts and its helpers read, write and spawn.
+ */
+import path from 'node:path';
+
+export const DEFAULT_PORT = 28081;
+export const DEFAULT_START_TIMEOUT_MS = 60_000;
+/** The Confluent Schema Registry API of Apicurio Registry 3, under its HTTP port. */
+export const CCOMPAT_PATH = '/apis/ccompat/v7';
+/** Readiness (all storage checks UP) on the management port. */
+export const READY_PATH = '/health/ready';
+
+export interface RegistryConfigInput {
+  instanceDir?: string;
+  port?: number;
+  managementPort?: number;
+  startTimeoutMs?: number;
+}
+
+export interface ResolvedRegistryConfig {
+  instanceDir: string;
+  port: number;
+  managementPort: number;
+  startTimeoutMs: number;
+}
+
+/** Explicit options win over SLUICE_REGISTRY_PORT / SLUICE_REGISTRY_DIR, which win over defaults. */
+export function resolveRegistryConfig(opts: RegistryConfigInput, env: Record<string, string | undefined>, cwd: string): ResolvedRegistryConfig {
+  const envPort = env['SLUICE_REGISTRY_PORT'];
+  const port = opts.port ?? (envPort ? parsePort(envPort, 'SLUICE_REGISTRY_PORT') : DEFAULT_PORT);
+  checkPort(port, opts.port === undefined && envPort ? 'SLUICE_REGISTRY_PORT' : 'port');
+  const managementPort = opts.managementPort ?? port + 1;
+  checkPort(managementPort, 'managementPort');
+  if (managementPort === port) {
+    throw new Error(`managementPort must differ from port (both are ${port}); leave managementPort unset to use port + 1.`);
+  }
+  const startTimeoutMs = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+  if (!Number.isFinite(startTimeoutMs) || startTimeoutMs < 1_000) {
+    throw new Error(`startTimeoutMs must be at least 1000 (got ${startTimeoutMs}); a cold start of the registry takes 5-10 s.`);
+  }
+  const dir = opts.instanceDir ?? env['SLUICE_REGISTRY_DIR'] ?? path.join(cwd, '.sluice', 'registry');
+  return { instanceDir: path.resolve(cwd, dir), port, managementPort, startTimeoutMs };
+}
+
+function parsePort(text: string, name: string): number {
+  const n = Number(text.trim());
+  if (!Number.isInteger(n)) throw new Error(`${name} must be a TCP port number (got "${text}"), e.g. ${name}=${DEFAULT_PORT}.`);
+  return n;
+}
+
+function checkPort(port: number, name: string): void {
+  if (!Number.isInteger(port) || port < 1024 || port > 65535) {
+    throw new Error(`${name} must be an integer between 1024 and 65535 (got ${port}), e.g. ${DEFAULT_PORT}.`);
+  }
+}
+
+export interface RegistryPaths {
+  instanceDir: string;
+  pidFile: string;
+  stateFile: string;
+  /** The JVM's stdout and stderr (Quarkus logs to the console). */
+  logFile: string;
+  previousLogFile: string;
+  /** java.io.tmpdir of the JVM (Vert.x's file cache), kept out of the shared /tmp. */
+  tmpDir: string;
+}
+
+export function registryPaths(instanceDir: string): RegistryPaths {
+  const at = (name: string): string => path.join(instanceDir, name);
+  return {
+    instanceDir,
+    pidFile: at('registry.pid'),
+    stateFile: at('registry.json'),
+    logFile: at('registry.log'),
+    previousLogFile: at('registry.log.prev'),
+    tmpDir: at('tmp'),
+  };
+}
+
+export function ccompatUrl(port: number): string {
+  return `http://127.0.0.1:${port}${CCOMPAT_PATH}`;
+}
+
+export function readyUrl(managementPort: number): string {
+  return `http://127.0.0.1:${managementPort}${READY_PATH}`;
+}
+
+/** Names the instance on the JVM's command line, so a reused pid is never mistaken for ours. */
+export function instanceMarker(instanceDir: string): string {
+  return `-Dsluice.registry.instance=${instanceDir}`;
+}
+
+/**
+ * The JVM's arguments: loopback only, in-memory H2 (Apicurio's default storage), and BACKWARD as
+ * the global compatibility rule, Confluent's default (Apicurio's own is NONE).
+ */
+export function registryJvmArgs(p: { distDir: string; paths: RegistryPaths; port: number; managementPort: number; heap: string }): string[] {
+  return [
+    `-Xmx${p.heap}`,
+    '-Djava.awt.headless=true',
+    `-Djava.io.tmpdir=${p.paths.tmpDir}`,
+    instanceMarker(p.paths.instanceDir),
+    '-Dquarkus.http.host=127.0.0.1',
+    `-Dquarkus.http.port=${p.port}`,
+    '-Dquarkus.management.host=127.0.0.1',
+    `-Dquarkus.management.port=${p.managementPort}`,
+    '-Dapicurio.rules.global.compatibility=BACKWARD',
+    // The packaged format prints dates as "2026-12+00-01"; an ISO-like one reads better in a tail.
+    '-Dquarkus.log.console.format=%d{yyyy-MM-dd HH:mm:ss,SSS} %-5p [%c{1}] (%t) %m%n',
+    '-jar',
+    path.join(p.distDir, 'quarkus-run.jar'),
+  ];
+}
+
+export function parseRegistryVersion(pomXml: string): string {
+  const match = /<registry\.version>\s*([^<\s]+)\s*<\/registry\.version>/.exec(pomXml);
+  if (!match?.[1]) throw new Error('infra/registry/pom.xml has no <registry.version> property; add one, e.g. <registry.version>3.3.3</registry.version>.');
+  return match[1];
+}
+
+export interface RegistryState {
+  pid: number;
+  url: string;
+  port: number;
+  managementPort: number;
+  version: string;
+  startedAt: string;
+}
+
+/** Validates registry.json; undefined for anything that is not a state we wrote. */
+export function parseRegistryState(text: string): RegistryState | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined; // a torn or hand-edited file is treated as stale state, and replaced
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const isInt = (x: unknown): x is number => Number.isInteger(x);
+  if (!isInt(v['pid']) || !isInt(v['port']) || !isInt(v['managementPort'])) return undefined;
+  if (typeof v['url'] !== 'string' || typeof v['version'] !== 'string' || typeof v['startedAt'] !== 'string') return undefined;
+  return { pid: v['pid'], url: v['url'], port: v['port'], managementPort: v['managementPort'], version: v['version'], startedAt: v['startedAt'] };
+}
