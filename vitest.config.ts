@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * One runner, four tiers. Unit tests sit beside the pure modules in framework/;
  * integration and end-to-end tests talk to a real Apache Kafka that tests/global-setup.ts
- * starts (or the cluster named by KAFKA_BROKERS); the fault tier hurts the nodes of a local
+ * starts (or the cluster named by KAFKA_BROKERS), and the integration tier also gets the schema registry
+ * tests/registry-setup.ts starts (or SCHEMA_REGISTRY_URL); the fault tier hurts the nodes of a local
  * three-node cluster that tests/faults/support/cluster-setup.ts starts. `npm test` runs the
  * fault tier after the others (`npm run test:faults` alone), so the two never share the cores.
  */
@@ -20,7 +21,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/regressions/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts'],
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           // Tests share one broker and this machine has two cores: run files one at a time.
