@@ -5,7 +5,7 @@
  * Messages name the ARN, the variable and the shape, never a value.
  */
 import type { GetSecretValueCommand, GetSecretValueCommandOutput } from '@aws-sdk/client-secrets-manager';
-import { ConfigError } from '../errors.ts';
+import { ConfigError, isConfigError } from '../errors.ts';
 
 export interface SecretSource {
   /**
@@ -96,4 +96,47 @@ export function defaultSecretSource(env: Env = process.env): SecretSource {
   let client: Promise<SecretsManagerLike> | undefined;
   const connect = () => (client ??= import('@aws-sdk/client-secrets-manager').then((m) => new m.SecretsManagerClient({})));
   return secretsManagerSecrets({ send: async (command) => (await connect()).send(command) });
+}
+
+/** The JSON each kind of secret holds, for messages. */
+export const SECRET_SHAPES = {
+  sasl: '{"username": "…", "password": "…"}',
+  clientCertificate: '{"certificate": "-----BEGIN CERTIFICATE-----…", "privateKey": "-----BEGIN PRIVATE KEY-----…", "privateKeyPassword": "…" (optional)}',
+  rootCa: '{"certificate": "-----BEGIN CERTIFICATE-----…"}',
+} as const;
+
+/**
+ * A secret's JSON object with its `required` and `optional` string fields; every failure is a
+ * ConfigError at `where` that names the ARN and the shape, never the secret's text.
+ */
+export async function readSecretJson(
+  secrets: SecretSource,
+  arn: string,
+  shape: string,
+  where: string,
+  required: readonly string[],
+  optional: readonly string[],
+): Promise<Record<string, string>> {
+  let text: string;
+  try {
+    text = await secrets.read(arn, shape);
+  } catch (e) {
+    if (isConfigError(e)) throw new ConfigError(`${where}: ${e.message}`, { cause: e });
+    throw e;
+  }
+  const wrong = (what: string) => new ConfigError(`${where}: the secret ${arn} ${what}. It must hold ${shape}.`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // JSON.parse's own message quotes the text, which is the secret: never pass it on.
+    throw wrong('is not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong('is not a JSON object');
+  const object = value as Record<string, unknown>;
+  const missing = required.filter((key) => typeof object[key] !== 'string' || object[key] === '');
+  if (missing.length) throw wrong(`has no ${missing.map((k) => `"${k}"`).join(' or ')} string`);
+  const badOptional = optional.filter((key) => object[key] !== undefined && typeof object[key] !== 'string');
+  if (badOptional.length) throw wrong(`has a ${badOptional.map((k) => `"${k}"`).join(' and ')} that is not a string`);
+  return Object.fromEntries([...required, ...optional].filter((key) => typeof object[key] === 'string').map((key) => [key, object[key] as string]));
 }

@@ -6,9 +6,9 @@
  */
 import { mskRegion } from '../config/msk.ts';
 import type { KafkaAccess, SaslMechanism } from '../config/types.ts';
-import { ConfigError, isConfigError } from '../errors.ts';
+import { ConfigError } from '../errors.ts';
 import { mskIamTokens, type MskTokenSource } from './msk-iam.ts';
-import { defaultSecretSource, type SecretSource } from './secrets.ts';
+import { defaultSecretSource, readSecretJson, SECRET_SHAPES, type SecretSource } from './secrets.ts';
 
 export { defaultSecretSource, envSecrets, secretsManagerSecrets, type SecretSource } from './secrets.ts';
 
@@ -49,11 +49,6 @@ export interface IamOptions {
   tokens?: (o: { region: string; path: string }) => MskTokenSource;
 }
 
-const SHAPES = {
-  sasl: '{"username": "…", "password": "…"}',
-  clientCertificate: '{"certificate": "-----BEGIN CERTIFICATE-----…", "privateKey": "-----BEGIN PRIVATE KEY-----…", "privateKeyPassword": "…" (optional)}',
-  rootCa: '{"certificate": "-----BEGIN CERTIFICATE-----…"}',
-} as const;
 
 const SASL_PROPERTY: Record<SaslMechanism, string> = {
   plain: 'saslPlainAuth',
@@ -78,18 +73,18 @@ export async function resolveSecurity(
   if (access.iam) security.iam = await resolveIam(access.iam.clusterArn, brokers, path, iam);
   if (access.sasl) {
     const where = at(SASL_PROPERTY[access.sasl.mechanism]);
-    const fields = await readJson(secrets, access.sasl.secretArn, SHAPES.sasl, where, ['username', 'password'], []);
+    const fields = await readSecretJson(secrets, access.sasl.secretArn, SECRET_SHAPES.sasl, where, ['username', 'password'], []);
     security.sasl = { mechanism: access.sasl.mechanism, username: fields.username!, password: fields.password! };
   }
   if (access.tls) {
     const ssl: TlsSettings = {};
     if (access.rootCaSecretArn) {
-      const fields = await readJson(secrets, access.rootCaSecretArn, SHAPES.rootCa, at('serverRootCaCertificate'), ['certificate'], []);
+      const fields = await readSecretJson(secrets, access.rootCaSecretArn, SECRET_SHAPES.rootCa, at('serverRootCaCertificate'), ['certificate'], []);
       ssl.ca = [fields.certificate!];
     }
     if (access.clientCertificateSecretArn) {
       const where = at('clientCertificateTlsAuth');
-      const fields = await readJson(secrets, access.clientCertificateSecretArn, SHAPES.clientCertificate, where, ['certificate', 'privateKey'], ['privateKeyPassword']);
+      const fields = await readSecretJson(secrets, access.clientCertificateSecretArn, SECRET_SHAPES.clientCertificate, where, ['certificate', 'privateKey'], ['privateKeyPassword']);
       ssl.cert = fields.certificate!;
       ssl.key = fields.privateKey!;
       if (fields.privateKeyPassword !== undefined) ssl.passphrase = fields.privateKeyPassword;
@@ -164,36 +159,4 @@ export function describeSecurity(security: KafkaSecurity): string {
     : security.sasl ? `SASL/${security.sasl.mechanism.toUpperCase()} as ${security.sasl.username}` : 'no SASL';
   const tls = !security.ssl ? 'plaintext' : security.ssl.cert ? 'mutual TLS' : 'TLS';
   return `${sasl}, ${tls}`;
-}
-
-async function readJson(
-  secrets: SecretSource,
-  arn: string,
-  shape: string,
-  where: string,
-  required: readonly string[],
-  optional: readonly string[],
-): Promise<Record<string, string>> {
-  let text: string;
-  try {
-    text = await secrets.read(arn, shape);
-  } catch (e) {
-    if (isConfigError(e)) throw new ConfigError(`${where}: ${e.message}`, { cause: e });
-    throw e;
-  }
-  const wrong = (what: string) => new ConfigError(`${where}: the secret ${arn} ${what}. It must hold ${shape}.`);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // JSON.parse's own message quotes the text, which is the secret: never pass it on.
-    throw wrong('is not JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong('is not a JSON object');
-  const object = value as Record<string, unknown>;
-  const missing = required.filter((key) => typeof object[key] !== 'string' || object[key] === '');
-  if (missing.length) throw wrong(`has no ${missing.map((k) => `"${k}"`).join(' or ')} string`);
-  const badOptional = optional.filter((key) => object[key] !== undefined && typeof object[key] !== 'string');
-  if (badOptional.length) throw wrong(`has a ${badOptional.map((k) => `"${k}"`).join(' and ')} that is not a string`);
-  return Object.fromEntries([...required, ...optional].filter((key) => typeof object[key] === 'string').map((key) => [key, object[key] as string]));
 }
