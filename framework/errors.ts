@@ -15,7 +15,9 @@ export type SluiceErrorCode =
   | 'TRIGGER_FAILED'
   | 'DESTINATION_RECORD_TOO_LARGE'
   | 'HTTP_PORT_TAKEN'
-  | 'PREREQUISITE_MISSING';
+  | 'PREREQUISITE_MISSING'
+  | 'SCHEMA_NOT_FOUND'
+  | 'SCHEMA_REGISTRY_UNAVAILABLE';
 
 export interface SluiceErrorOptions {
   retriable?: boolean;

@@ -1,4 +1,5 @@
 import { sluiceDeploySchema, type SluiceDeployInput } from '../plugin/deploy/schema.ts';
+import { schemaRegistryConfigSchema, type SchemaRegistryConfigInput } from './schema-registry.ts';
 import { accessConfigurationsSchema, tlsSchema, type AccessConfigurationsInput } from './access.ts';
 import { DESTINATION_FORMS, DESTINATION_PATTERN, TOPIC_NAME } from './destination.ts';
 import { mskArnSchema } from './msk.ts';
@@ -231,6 +232,7 @@ export const sluiceEventSchema = {
     accessConfigurations: accessConfigurationsSchema,
     tls: tlsSchema,
     arn: mskArnSchema,
+    schemaRegistryConfig: schemaRegistryConfigSchema,
   },
   required: ['topic'],
   additionalProperties: false,
@@ -325,6 +327,7 @@ export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
   tls?: boolean;
   /** An MSK cluster ARN (msk.ts): IAM unless accessConfigurations names a SASL secret or a client certificate. */
   arn?: string;
+  schemaRegistryConfig?: SchemaRegistryConfigInput;
 }
 
 /** `custom.sluice` as the schema admits it. */

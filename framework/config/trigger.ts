@@ -1,4 +1,5 @@
 import { buildAccess } from './access.ts';
+import { buildSchemaRegistry } from './schema-registry.ts';
 import { parseBrokers } from './brokers.ts';
 import { failurePolicy } from './failure.ts';
 import { parseFilterPatterns } from './filters.ts';
@@ -108,10 +109,12 @@ export function buildTrigger(
   const groupProblem = event.consumerGroupId === undefined ? defaultGroupIdProblem(trigger.consumerGroupId, context.path) : undefined;
   if (access.access) trigger.access = access.access;
   if (event.arn !== undefined) trigger.eventSourceArn = event.arn;
+  const registry = event.schemaRegistryConfig && buildSchemaRegistry(event.schemaRegistryConfig, context.path);
+  if (registry) trigger.schemaRegistry = registry.spec;
   if (startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp !== undefined) {
     trigger.startingPositionTimestampMs = Math.round(event.startingPositionTimestamp * 1000);
   }
-  return { trigger, problems: [...(own?.problems ?? []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...failure.problems, ...filters.problems, ...access.problems] };
+  return { trigger, problems: [...(own?.problems ?? []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...failure.problems, ...filters.problems, ...access.problems, ...(registry?.problems ?? [])] };
 }
 
 /** A positive number (numeric strings from `${env:…}` accepted), undefined when not set. */

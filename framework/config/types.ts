@@ -106,8 +106,24 @@ export interface TriggerSpec {
    * says `aws:kafka` and carries it as `eventSourceArn`, as AWS sends it.
    */
   eventSourceArn?: string;
+  /** `schemaRegistryConfig`: decode keys and values with a schema registry before filtering (framework/schema/). */
+  schemaRegistry?: SchemaRegistrySpec;
   /** Where the trigger was declared, for messages: `functions.orders.events[0].sluice`. */
   path: string;
+}
+
+/** `schemaRegistryConfig`, resolved (framework/config/schema-registry.ts). */
+export interface SchemaRegistrySpec {
+  /** As written: a Confluent-compatible registry's URL or a Glue registry ARN. */
+  uri: string;
+  /** Set when `uri` is a Glue registry ARN. */
+  glue?: { partition: string; region: string; accountId: string; registryName: string };
+  format: 'JSON' | 'SOURCE';
+  /** Decode the key / the value (`schemaValidationConfigs`). */
+  key: boolean;
+  value: boolean;
+  /** `accessConfigs`: Secrets Manager ARNs, for a registry URL only. */
+  access: { basicAuthSecretArn?: string; clientCertificateSecretArn?: string; rootCaSecretArn?: string };
 }
 
 /** The service as Sluice sees it. */

@@ -52,7 +52,7 @@ describe('sluice event schema', () => {
       `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, maximumBatchingWindow, ` +
         'startingPosition, startingPositionTimestamp, consumerGroupId, enabled, maxPollIntervalMs, sessionTimeoutMs, ' +
         'heartbeatIntervalMs, concurrency, maxConsumerRestarts, maximumRetryAttempts, maximumRecordAgeInSeconds, bisectBatchOnFunctionError, ' +
-        'functionResponseType, destinationConfig, filterPatterns, accessConfigurations, tls, arn.',
+        'functionResponseType, destinationConfig, filterPatterns, accessConfigurations, tls, arn, schemaRegistryConfig.',
     ]);
   });
 

@@ -39,6 +39,9 @@ export function toEventRecord(record: KafkaRecord): SelfManagedKafkaRecord {
     key: record.key === null ? null : record.key.toString('base64'),
     value: record.value === null ? null : record.value.toString('base64'),
     headers: record.headers.map(([name, bytes]) => ({ [name]: bytes === null ? [] : [...bytes] })),
+    // With a schema registry, as AWS adds them: only for the attributes it decoded.
+    ...(record.keySchemaMetadata ? { keySchemaMetadata: { dataFormat: record.keySchemaMetadata.dataFormat, schemaId: record.keySchemaMetadata.schemaId } } : {}),
+    ...(record.valueSchemaMetadata ? { valueSchemaMetadata: { dataFormat: record.valueSchemaMetadata.dataFormat, schemaId: record.valueSchemaMetadata.schemaId } } : {}),
   };
   // @types/aws-lambda types key/value as string; AWS sends null for a null key or a tombstone.
   return out as SelfManagedKafkaRecord;

@@ -4,7 +4,7 @@
  * `JSON.stringify(buildEvent(...))` byte for byte; the unit tests hold it to that.
  */
 import { buildEvent, type EventSource } from './build-event.ts';
-import { partitionKey, type KafkaRecord } from './record.ts';
+import { partitionKey, type KafkaRecord, type SchemaMetadata } from './record.ts';
 
 const FIXED = Buffer.byteLength('{"topic":,"partition":,"offset":,"timestamp":,"timestampType":"","key":,"value":,"headers":[]}');
 
@@ -27,8 +27,14 @@ export function eventRecordBytes(r: KafkaRecord): number {
   n += r.key === null ? 4 : base64Bytes(r.key) + 2;
   n += r.value === null ? 4 : base64Bytes(r.value) + 2;
   for (const [name, value] of r.headers) n += 3 + jsonStringBytes(name) + bytesAsNumberArray(value); // {"name":[…]}
+  if (r.keySchemaMetadata) n += KEY_METADATA + metadataBytes(r.keySchemaMetadata);
+  if (r.valueSchemaMetadata) n += VALUE_METADATA + metadataBytes(r.valueSchemaMetadata);
   return n + Math.max(0, r.headers.length - 1);
 }
+
+const KEY_METADATA = Buffer.byteLength(',"keySchemaMetadata":{"dataFormat":,"schemaId":}');
+const VALUE_METADATA = Buffer.byteLength(',"valueSchemaMetadata":{"dataFormat":,"schemaId":}');
+const metadataBytes = (m: SchemaMetadata) => jsonStringBytes(m.dataFormat) + jsonStringBytes(m.schemaId);
 
 /** Bytes of an event for one partition with no records: what every chunk of it carries. */
 export function envelopeBytes(source: EventSource, topic: string, partition: number): number {

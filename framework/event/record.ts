@@ -15,6 +15,27 @@ export interface KafkaRecord {
   value: Buffer | null;
   /** In wire order; a header name may repeat. A null header value is kept as null. */
   headers: Array<[name: string, value: Buffer | null]>;
+  /** Set when a schema registry decoded the key (`key` then holds what the event delivers). */
+  keySchemaMetadata?: SchemaMetadata;
+  /** Set when a schema registry decoded the value (`value` then holds what the event delivers). */
+  valueSchemaMetadata?: SchemaMetadata;
+  /** The key and value as read from Kafka, when a schema registry changed them: what a destination receives. */
+  received?: { key: Buffer | null; value: Buffer | null };
+  /** The decoded value as JSON text, for filter patterns, when `value` is not that text (the SOURCE format). */
+  filterValue?: Buffer;
+}
+
+/** AWS's `keySchemaMetadata` / `valueSchemaMetadata`: the registry's data format and schema id. */
+export interface SchemaMetadata {
+  dataFormat: 'AVRO' | 'PROTOBUF' | 'JSON';
+  /** A Confluent id as decimal text, or a Glue schema version UUID. */
+  schemaId: string;
+}
+
+/** The record as it was read from Kafka, before any schema registry decoding. */
+export function asReceived(r: KafkaRecord): KafkaRecord {
+  if (!r.received) return r;
+  return { topic: r.topic, partition: r.partition, offset: r.offset, timestamp: r.timestamp, timestampType: r.timestampType, key: r.received.key, value: r.received.value, headers: r.headers };
 }
 
 /** `<topic>-<partition>`: the key of `event.records` and of `itemIdentifier.partition`. */

@@ -9,7 +9,10 @@ import type { FailurePolicy } from '../config/types.ts';
 import type { KafkaRecord } from '../event/record.ts';
 import { retryDelayMs } from './backoff.ts';
 
-export type FailureReason = 'RetryAttemptsExhausted' | 'RecordAgeExceeded' | 'PayloadTooLarge';
+/** The schema-registry reasons carry AWS's names for them (SCHEMA_NOT_FOUND, DESERIALIZATION_ERROR). */
+export type FailureReason = 'RetryAttemptsExhausted' | 'RecordAgeExceeded' | 'PayloadTooLarge' | SchemaFailureReason;
+export type SchemaFailureReason = 'SCHEMA_NOT_FOUND' | 'DESERIALIZATION_ERROR';
+export const isSchemaFailure = (reason: FailureReason): reason is SchemaFailureReason => reason === 'SCHEMA_NOT_FOUND' || reason === 'DESERIALIZATION_ERROR';
 
 /** AWS caps "infinite" retries at 10 once an on-failure destination exists. */
 export const RETRIES_CAP_WITH_DESTINATION = 10;

@@ -35,7 +35,7 @@ export function compileFilters(patterns: Array<Record<string, unknown>>): Record
   if (problems.length > 0) throw new ConfigError(`Invalid filter patterns:\n${problems.join('\n')}`);
   const tests = patterns.map(compilePattern);
   return (record) => {
-    const value = decodeValue(record.value);
+    const value = decodeValue(record.filterValue ?? record.value);
     for (const test of tests) if (test(value)) return true;
     return false;
   };

@@ -4,13 +4,13 @@
  * structured-cloning 1,000 objects. The worker unpacks them and builds the AWS event itself
  * (with the same buildEvent), which also moves the base64 work off the poller's thread.
  */
-import type { KafkaRecord } from '../event/record.ts';
+import type { KafkaRecord, SchemaMetadata } from '../event/record.ts';
 
 export interface PackedRecords {
-  /** Per record: partition, offset, timestamp, timestampType (1 = LOG_APPEND_TIME), topic index, key length, value length, header count; per header: name index, value length. -1 is null. */
+  /** Per record: partition, offset, timestamp, timestampType (1 = LOG_APPEND_TIME), topic index, key length, value length, key and value schema metadata (string indexes), header count; per header: name index, value length. -1 is null. */
   index: Float64Array;
   bytes: ArrayBuffer;
-  /** Topics and header names, referenced from `index`. */
+  /** Topics, header names and schema metadata (`<dataFormat> <schemaId>`), referenced from `index`. */
   strings: string[];
 }
 
@@ -21,7 +21,7 @@ export function packRecords(records: readonly KafkaRecord[]): PackedRecords {
   let slots = 0;
   let total = 0;
   for (const r of records) {
-    slots += 8 + 2 * r.headers.length;
+    slots += 10 + 2 * r.headers.length;
     total += (r.key?.length ?? 0) + (r.value?.length ?? 0);
     for (const [, v] of r.headers) total += v?.length ?? 0;
   }
@@ -44,6 +44,8 @@ export function packRecords(records: readonly KafkaRecord[]): PackedRecords {
     index[i++] = id(r.topic);
     index[i++] = put(r.key);
     index[i++] = put(r.value);
+    index[i++] = r.keySchemaMetadata ? id(`${r.keySchemaMetadata.dataFormat} ${r.keySchemaMetadata.schemaId}`) : -1;
+    index[i++] = r.valueSchemaMetadata ? id(`${r.valueSchemaMetadata.dataFormat} ${r.valueSchemaMetadata.schemaId}`) : -1;
     index[i++] = r.headers.length;
     for (const [name, value] of r.headers) {
       index[i++] = id(name);
@@ -72,13 +74,25 @@ export function unpackRecords({ index, bytes, strings }: PackedRecords): KafkaRe
     const topic = strings[index[i++]!]!;
     const key = take(index[i++]!);
     const value = take(index[i++]!);
+    const keyMetadata = metadata(strings, index[i++]!);
+    const valueMetadata = metadata(strings, index[i++]!);
     const count = index[i++]!;
     const headers: KafkaRecord['headers'] = [];
     for (let h = 0; h < count; h++) {
       const name = strings[index[i++]!]!;
       headers.push([name, take(index[i++]!)]);
     }
-    records.push({ topic, partition, offset, timestamp, timestampType, key, value, headers });
+    const record: KafkaRecord = { topic, partition, offset, timestamp, timestampType, key, value, headers };
+    if (keyMetadata) record.keySchemaMetadata = keyMetadata;
+    if (valueMetadata) record.valueSchemaMetadata = valueMetadata;
+    records.push(record);
   }
   return records;
+}
+
+function metadata(strings: string[], at: number): SchemaMetadata | undefined {
+  if (at < 0) return undefined;
+  const text = strings[at]!;
+  const space = text.indexOf(' ');
+  return { dataFormat: text.slice(0, space) as SchemaMetadata['dataFormat'], schemaId: text.slice(space + 1) };
 }

@@ -32,6 +32,8 @@ export interface SluiceEvents {
   'poller.destination_failed': { functionName: string; topic: string; partition: number; offsets: number[]; reason: string; destination: string; error: string };
   /** A record that could not be invoked (too large) with no destination set: logged and skipped. */
   'poller.skipped': { functionName: string; topic: string; partition: number; offsets: number[]; reason: string };
+  /** The schema registry did not answer: the partition's batch waits and is fetched again after `delayMs`. */
+  'poller.registry_unavailable': { functionName: string; topic: string; partition: number; firstOffset: number; inARow: number; delayMs: number; error: string };
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused'; error?: string };

@@ -6,9 +6,9 @@
 import type { TriggerSpec } from '../config/types.ts';
 import { maxTimeoutFor } from '../chunking/budget.ts';
 import { isSluiceError } from '../errors.ts';
-import type { KafkaRecord } from '../event/record.ts';
+import { asReceived, type KafkaRecord } from '../event/record.ts';
 import type { DestinationSender } from '../failure/destinations/index.ts';
-import type { FailureReason } from '../failure/policy.ts';
+import { isSchemaFailure, type FailureReason } from '../failure/policy.ts';
 import type { PartitionBatch } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
@@ -56,19 +56,31 @@ export class Delivery {
 
   /**
    * Sends records the policy gave up on; true once they are safely there. Without a
-   * destination only a record too large to invoke can get here (the config refuses finite
-   * retries or a record age without one): it is logged with its coordinates and skipped.
+   * destination only a record too large to invoke (logged with its coordinates and skipped;
+   * the config refuses finite retries or a record age without one) or one the schema registry
+   * could not decode (false: the partition waits on it) can get here.
    */
   async sendToDestination(batch: PartitionBatch, records: KafkaRecord[], reason: FailureReason, attempts: number, error: string | undefined): Promise<boolean> {
     const first = records[0]!;
     const ids = { functionName: this.trigger.functionName, topic: first.topic, partition: first.partition, offsets: records.map((r) => r.offset), reason };
     if (!this.destination) {
+      if (isSchemaFailure(reason)) {
+        // AWS drops such a record when no destination is set; Sluice keeps the partition on it.
+        this.logger.error(
+          `the schema registry could not decode this record (${reason}) and no destinationConfig.onFailure is set: the partition stops here and tries again. ` +
+            'Set destinationConfig.onFailure.destination to send such records there, or fix the record\'s schema in the registry.',
+          { ...ids, error },
+        );
+        this.events.emit('poller.destination_failed', { ...ids, destination: '(none)', error: error ?? reason });
+        return false;
+      }
       this.logger.error('record cannot be invoked and no destinationConfig.onFailure is set: skipped', { ...ids, error });
       this.events.emit('poller.skipped', ids);
       return true;
     }
     const at = Date.now();
-    const failed = records.map((record) => ({ record, reason, attempts, functionName: this.trigger.functionName, consumerGroupId: this.trigger.consumerGroupId, at, ...(error ? { error } : {}) }));
+    // A destination receives the records as they were read, not as a schema registry decoded them.
+    const failed = records.map((record) => ({ record: asReceived(record), reason, attempts, functionName: this.trigger.functionName, consumerGroupId: this.trigger.consumerGroupId, at, ...(error ? { error } : {}) }));
     try {
       await withHeartbeats(batch, this.heartbeatIntervalMs, this.logger, () => this.bounded((signal) => this.destination!.send(failed, signal)));
     } catch (e) {

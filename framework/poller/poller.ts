@@ -8,7 +8,8 @@ import type { TriggerSpec } from '../config/types.ts';
 import type { SluiceError } from '../errors.ts';
 import { MAX_PAYLOAD_BYTES } from '../chunking/chunker.ts';
 import { envelopeBytes } from '../event/event-size.ts';
-import { partitionKey } from '../event/record.ts';
+import { partitionKey, type KafkaRecord } from '../event/record.ts';
+import { retryDelayMs } from '../failure/backoff.ts';
 import { createDestination, type DestinationSender } from '../failure/destinations/index.ts';
 import { compileFilters } from '../filter/compile.ts';
 import type { Invoker } from '../invoke/types.ts';
@@ -17,12 +18,14 @@ import type { KafkaSecurity } from '../kafka/security.ts';
 import { createGroupMember, type PartitionBatch } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
+import { RegistryUnavailableError, type RecordDecoder } from '../schema/index.ts';
 import { BatchProcessor } from './batch-processor.ts';
 import { ChunkInvoker } from './chunk-invoker.ts';
 import { Delivery } from './delivery.ts';
+import { withHeartbeats } from './keep-alive.ts';
 import { Supervisor } from './supervisor.ts';
 import { groupTuning, type GroupTuning } from './tuning.ts';
-import { planWork } from './work-plan.ts';
+import { planWork, type Undecodable } from './work-plan.ts';
 
 export interface PollerOptions {
   trigger: TriggerSpec;
@@ -33,6 +36,8 @@ export interface PollerOptions {
   logger: Logger;
   events: Instrumentation;
   tuning?: Partial<GroupTuning>;
+  /** `schemaRegistryConfig`: decodes keys and values before filtering (framework/schema/). */
+  decoder?: RecordDecoder;
   /** Lambda's request payload limit, by default 6 MB. */
   maxPayloadBytes?: number;
   /** The trigger's consumer stopped more times in a row than maxConsumerRestarts: the process should exit. */
@@ -64,13 +69,38 @@ export function createPoller(o: PollerOptions): Poller {
     delivery: new Delivery(trigger, destination, events, logger, tuning.heartbeatIntervalMs, tuning.maxPollIntervalMs),
   });
 
+  const registryWaits = new Map<number, number>();
+  /** The batch through the schema registry; undefined when the registry did not answer and the batch waits. */
+  const decode = async (batch: PartitionBatch, decoder: RecordDecoder): Promise<{ records: KafkaRecord[]; undecodable: Map<number, Undecodable> } | undefined> => {
+    try {
+      const decoded = await withHeartbeats(batch, tuning.heartbeatIntervalMs, logger, () => decoder.decode(batch.records));
+      registryWaits.delete(batch.partition);
+      const undecodable = new Map<number, Undecodable>();
+      for (const d of decoded) if (!d.ok) undecodable.set(d.record.offset, { reason: d.reason, error: d.error });
+      return { records: decoded.map((d) => d.record), undecodable };
+    } catch (e) {
+      if (!(e instanceof RegistryUnavailableError)) throw e;
+      const inARow = (registryWaits.get(batch.partition) ?? 0) + 1;
+      registryWaits.set(batch.partition, inARow);
+      const delayMs = retryDelayMs(inARow);
+      const firstOffset = batch.records[0]!.offset;
+      logger.warn('schema registry unavailable: the partition waits and asks again; nothing is skipped', { partition: batch.partition, offset: firstOffset, inARow, retryInMs: delayMs, error: e.message });
+      events.emit('poller.registry_unavailable', { functionName: trigger.functionName, topic: batch.topic, partition: batch.partition, firstOffset, inARow, delayMs, error: e.message });
+      batch.pauseFor(delayMs);
+      return undefined;
+    }
+  };
+
   const onBatch = async (batch: PartitionBatch): Promise<void> => {
-    const { topic, partition, records } = batch;
-    if (records.length === 0) return;
-    const last = records[records.length - 1]!.offset;
-    events.emit('poller.batch_received', { functionName: trigger.functionName, topic, partition, count: records.length, firstOffset: records[0]!.offset, lastOffset: last, lag: Math.max(0, batch.highWatermark - last - 1), highWatermark: batch.highWatermark });
+    const { topic, partition } = batch;
+    if (batch.records.length === 0) return;
+    const last = batch.records[batch.records.length - 1]!.offset;
+    events.emit('poller.batch_received', { functionName: trigger.functionName, topic, partition, count: batch.records.length, firstOffset: batch.records[0]!.offset, lastOffset: last, lag: Math.max(0, batch.highWatermark - last - 1), highWatermark: batch.highWatermark });
+    const decoded = o.decoder ? await decode(batch, o.decoder) : { records: batch.records, undecodable: undefined };
+    if (!decoded) return;
+    const { records } = decoded;
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes, envelopeBytes: envelopeBytes(source, topic, partition) };
-    const work = planWork(records, matches, limits, processor.remembered.get(partitionKey(topic, partition)));
+    const work = planWork(records, matches, limits, processor.remembered.get(partitionKey(topic, partition)), decoded.undecodable);
     const kept = work.reduce((n, w) => n + w.records.length, 0);
     if (trigger.filterPatterns.length && kept < records.length) events.emit('poller.filtered', { functionName: trigger.functionName, topic, partition, count: records.length - kept });
     await processor.process(batch, work, last + 1);

@@ -13,13 +13,14 @@ import type { Invoker } from '../invoke/types.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient, type ClientOptions } from '../kafka/client.ts';
 import { iamTokenRefused } from '../kafka/msk-iam-errors.ts';
-import { resolveTriggerSecurity, type IamOptions, type SecretSource } from '../kafka/security.ts';
+import { defaultSecretSource, resolveTriggerSecurity, type IamOptions, type SecretSource } from '../kafka/security.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
 import { startHttpServer } from '../observe/http-server.ts';
 import { startEmfReporter, type EmfSettings } from '../observe/emf.ts';
 import { PollerMetrics } from '../observe/metrics.ts';
 import type { Logger } from '../observe/logger.ts';
+import { createRecordDecoder } from '../schema/index.ts';
 import { groupByCluster } from './clusters.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { applyStartingPosition } from './starting-position.ts';
@@ -72,6 +73,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
 
   // Secrets are read once, before anything connects: a missing one fails the start with its name.
   const security = await resolveTriggerSecurity(triggers, o.secrets, o.iam);
+  let secrets: SecretSource | undefined;
 
   // Health is served from before the first connection: /readyz answers 503 until every trigger joined.
   const health = new HealthTracker(triggers, o.events);
@@ -110,9 +112,11 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     }
     await o.invoker.prepare();
     for (const trigger of triggers) {
+      const decoder = trigger.schemaRegistry && (await createRecordDecoder(trigger.schemaRegistry, { path: trigger.path, filters: trigger.filterPatterns.length > 0, secrets: () => (secrets ??= o.secrets ?? defaultSecretSource()) }));
       pollers.push(createPoller({
         trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker: o.invoker, logger: o.logger, events: o.events, onGiveUp: giveUp,
         ...(o.tuning ? { tuning: o.tuning } : {}),
+        ...(decoder ? { decoder } : {}),
       }));
     }
     for (const p of pollers) {

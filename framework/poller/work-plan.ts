@@ -5,11 +5,13 @@
  * the destination) come back exactly as they were left, with their attempts; the rest is cut
  * by planChunks. What was left is kept by offsets, not by where a fetch starts, so it survives
  * any refetch of the same records: one after a backoff, after the poll budget ran out, or one
- * that starts earlier because a filtered prefix was not committed yet.
+ * that starts earlier because a filtered prefix was not committed yet. A record the schema
+ * registry could not decode becomes an item of its own, to give up on (AWS sends it to the
+ * destination before filtering).
  */
 import { planChunks, type ChunkLimits } from '../chunking/chunker.ts';
 import type { KafkaRecord } from '../event/record.ts';
-import type { FailureReason } from '../failure/policy.ts';
+import type { FailureReason, SchemaFailureReason } from '../failure/policy.ts';
 
 export interface WorkItem {
   records: KafkaRecord[];
@@ -56,7 +58,19 @@ export function rememberItems(queue: readonly WorkItem[]): RememberedItem[] {
     }));
 }
 
-export function planWork(records: readonly KafkaRecord[], matches: (r: KafkaRecord) => boolean, limits: ChunkLimits, remembered: readonly RememberedItem[] = []): WorkItem[] {
+/** A record the schema registry could not decode: it goes to the destination alone, before any filter. */
+export interface Undecodable {
+  reason: SchemaFailureReason;
+  error: string;
+}
+
+export function planWork(
+  records: readonly KafkaRecord[],
+  matches: (r: KafkaRecord) => boolean,
+  limits: ChunkLimits,
+  remembered: readonly RememberedItem[] = [],
+  undecodable: ReadonlyMap<number, Undecodable> = new Map(),
+): WorkItem[] {
   const work: WorkItem[] = [];
   let fresh: KafkaRecord[] = [];
   let open: { item: RememberedItem; records: KafkaRecord[] } | undefined;
@@ -78,7 +92,8 @@ export function planWork(records: readonly KafkaRecord[], matches: (r: KafkaReco
 
   let i = 0;
   for (const r of records) {
-    if (!matches(r)) continue;
+    const bad = undecodable.get(r.offset);
+    if (!bad && !matches(r)) continue;
     while (i < remembered.length && remembered[i]!.until < r.offset) i++;
     const m = remembered[i];
     if (m && r.offset >= m.from) {
@@ -88,6 +103,10 @@ export function planWork(records: readonly KafkaRecord[], matches: (r: KafkaReco
         open = { item: m, records: [] };
       }
       open.records.push(r);
+    } else if (bad) {
+      closeOpen();
+      flushFresh();
+      work.push({ records: [r], attempts: 0, bytes: 0, giveUp: bad.reason, error: bad.error });
     } else {
       closeOpen();
       fresh.push(r);
