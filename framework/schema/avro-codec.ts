@@ -5,7 +5,9 @@
  *
  * JSON rendering: plain JSON, not Avro's JSON encoding. Unions are unwrapped (`"x"`, not
  * `{"string": "x"}`), `bytes` and `fixed` become base64 text, enums their symbol, and a `long`
- * beyond 2^53 keeps every digit.
+ * beyond 2^53 keeps every digit. avsc refuses to compile unions it cannot unwrap unambiguously
+ * (two records, string and enum, int and long), which Avro allows and registries accept; so the
+ * schema is compiled with wrapped unions and each value unwrapped after decoding, by its type.
  */
 import avro from 'avsc';
 import { decoding } from './decode-error.ts';
@@ -34,11 +36,32 @@ export function avroCodec(schema: RegisteredSchema): Codec {
   const registry: Record<string, avro.Type> = { long: longType };
   const compile = (s: RegisteredSchema): avro.Type => {
     for (const ref of s.references) compile(ref.schema);
-    return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry, wrapUnions: false });
+    return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry, wrapUnions: true });
   };
   const type = compile(schema);
   return {
-    decode: (payload) => decoding('Avro', () => type.fromBuffer(payload)),
+    decode: (payload) => decoding('Avro', () => unwrapUnions(type, type.fromBuffer(payload))),
     toJson: toJsonText,
   };
+}
+
+/** A value decoded with wrapped unions, each union's value replaced by its branch's value. */
+function unwrapUnions(type: avro.Type, value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (type instanceof avro.types.WrappedUnionType) {
+    const [branch] = Object.keys(value);
+    const branchType = type.types.find((t) => t.branchName === branch);
+    return branchType ? unwrapUnions(branchType, (value as Record<string, unknown>)[branch!]) : value;
+  }
+  if (type instanceof avro.types.RecordType) {
+    const out: Record<string, unknown> = {};
+    for (const field of type.fields) out[field.name] = unwrapUnions(field.type, (value as Record<string, unknown>)[field.name]);
+    return out;
+  }
+  if (type instanceof avro.types.ArrayType) return (value as unknown[]).map((item) => unwrapUnions(type.itemsType, item));
+  if (type instanceof avro.types.MapType) {
+    const values = type.valuesType as avro.Type;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrapUnions(values, v)]));
+  }
+  return value;
 }
