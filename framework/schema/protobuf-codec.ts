@@ -7,7 +7,9 @@
  * - Confluent: message indexes, the path of the type among the file's messages in declaration
  *   order (top level, then nested), wire.ts reads them;
  * - Glue: one unsigned varint, the type's position among all the file's messages, nested ones
- *   included, sorted by full name (aws-glue-schema-registry's MessageIndexFinder).
+ *   included, sorted by full name (aws-glue-schema-registry's MessageIndexFinder). Glue's
+ *   descriptors also hold the entry type of each map field (`Cart.AttributesEntry`, named as its
+ *   FileDescriptorUtils names it), so those take a position too.
  *
  * JSON rendering: proto3's JSON mapping as protobufjs writes it: lowerCamelCase field names,
  * 64-bit integers as strings, enums by name, bytes as base64, fields at their default left out.
@@ -33,8 +35,8 @@ export function protobufCodec(schema: RegisteredSchema, registry: RegistryKind):
   };
   parseInto(schema, '');
   root.resolveAll();
-  // The file's own messages, in declaration order, from a root holding nothing else.
-  const own = protobuf.parse(schema.definition, new protobuf.Root(), PARSE);
+  // The file's own messages, in declaration order, from a root holding nothing else (field names as written).
+  const own = protobuf.parse(schema.definition, new protobuf.Root(), { ...PARSE, keepCase: true });
   const top = (own.package ? own.root.lookup(own.package) : own.root) as protobuf.Namespace | null;
   const topLevel = messagesOf(top);
   const byPath = (indexes: number[]): protobuf.Type => {
@@ -47,7 +49,7 @@ export function protobufCodec(schema: RegisteredSchema, registry: RegistryKind):
     }
     return root.lookupType(type!.fullName);
   };
-  const sorted = allMessages(topLevel).map((t) => t.fullName.slice(1)).sort();
+  const sorted = glueIndexed(topLevel).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {
     decode: (payload) =>
       decoding('Protobuf', () => {
@@ -57,9 +59,10 @@ export function protobufCodec(schema: RegisteredSchema, registry: RegistryKind):
         }
         const reader = protobuf.Reader.create(payload);
         const index = reader.uint32();
-        const name = sorted[index];
-        if (name === undefined) throw new DecodeError(`message index ${index} names no message of the schema (it has ${sorted.length})`);
-        return root.lookupType(name).decode(payload.subarray(reader.pos));
+        const indexed = sorted[index];
+        if (indexed === undefined) throw new DecodeError(`message index ${index} names no message of the schema (it has ${sorted.length})`);
+        if (indexed.mapEntry) throw new DecodeError(`message index ${index} names ${indexed.name}, the entry type of a map field, not a message of the schema`);
+        return root.lookupType(indexed.name).decode(payload.subarray(reader.pos));
       }),
     toJson: (value) => {
       const message = value as protobuf.Message;
@@ -72,8 +75,20 @@ function messagesOf(ns: protobuf.NamespaceBase | null): protobuf.Type[] {
   return (ns?.nestedArray ?? []).filter((n): n is protobuf.Type => n instanceof protobuf.Type);
 }
 
-function allMessages(types: protobuf.Type[]): protobuf.Type[] {
-  return types.flatMap((t) => [t, ...allMessages(messagesOf(t))]);
+/** Every message's full name, nested ones included, and those of the map entry types Glue counts with them. */
+function glueIndexed(types: protobuf.Type[]): Array<{ name: string; mapEntry: boolean }> {
+  return types.flatMap((t) => {
+    const name = t.fullName.slice(1);
+    const entries = t.fieldsArray.filter((f) => f instanceof protobuf.MapField).map((f) => ({ name: `${name}.${mapEntryName(f.name)}`, mapEntry: true }));
+    return [{ name, mapEntry: false }, ...entries, ...glueIndexed(messagesOf(t))];
+  });
+}
+
+/** As aws-glue-schema-registry's FileDescriptorUtils names a map field's entry type: `line_counts` -> `LineCountsEntry`. */
+function mapEntryName(field: string): string {
+  // Guava's LOWER_UNDERSCORE to UPPER_CAMEL when the name has an underscore, then the first letter capitalized.
+  const camel = field.includes('_') ? field.split('_').map((w) => (w ? w[0]!.toUpperCase() + w.slice(1).toLowerCase() : '')).join('') : field;
+  return `${camel.charAt(0).toUpperCase()}${camel.slice(1)}Entry`;
 }
 
 function addWellKnown(root: protobuf.Root, file: string): void {
