@@ -1,7 +1,7 @@
 /**
- * Protobuf with protobufjs (.proto text parsed at run time, no generated code; the library
- * Powertools' Kafka deserializer uses). Referenced files are parsed into one root before the
- * schema; Google's well-known types come from protobufjs's own copies.
+ * Protobuf with protobufjs (.proto text, or a FileDescriptorProto, read at run time: no generated
+ * code; the library Powertools' Kafka deserializer uses). Referenced files are added to one root
+ * before the schema; Google's well-known types come from protobufjs's own copies.
  *
  * Which message of the file a record holds is written before it:
  * - Confluent: message indexes, the path of the type among the file's messages in declaration
@@ -15,6 +15,7 @@
  * 64-bit integers as strings, enums by name, bytes as base64, fields at their default left out.
  */
 import protobuf from 'protobufjs';
+import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { DecodeError, decoding } from './decode-error.ts';
 import type { Codec } from './codec.ts';
 import type { RegisteredSchema } from './registry.ts';
@@ -30,15 +31,16 @@ export function protobufCodec(schema: RegisteredSchema, registry: RegistryKind):
     if (parsedFiles.has(name)) return;
     parsedFiles.add(name);
     for (const ref of s.references) parseInto(ref.schema, ref.name);
-    const { imports = [] } = protobuf.parse(s.definition, root, PARSE);
-    for (const file of imports) addWellKnown(root, file);
+    const file = loadFile(s.definition, false);
+    root.addJSON(file.json);
+    for (const imported of file.imports) addWellKnown(root, imported);
   };
   parseInto(schema, '');
   root.resolveAll();
   // The file's own messages, in declaration order, from a root holding nothing else (field names as written).
-  const own = protobuf.parse(schema.definition, new protobuf.Root(), { ...PARSE, keepCase: true });
-  const top = (own.package ? own.root.lookup(own.package) : own.root) as protobuf.Namespace | null;
-  const topLevel = messagesOf(top);
+  const own = loadFile(schema.definition, true);
+  const ownRoot = new protobuf.Root().addJSON(own.json); // not resolved: it only lists the file's messages
+  const topLevel = messagesOf((own.pkg ? ownRoot.lookup(own.pkg) : ownRoot) as protobuf.Namespace | null);
   const byPath = (indexes: number[]): protobuf.Type => {
     let candidates = topLevel;
     let type: protobuf.Type | undefined;
@@ -69,6 +71,40 @@ export function protobufCodec(schema: RegisteredSchema, registry: RegistryKind):
       return JSON.stringify(message.$type.toObject(message, TO_JSON));
     },
   };
+}
+
+/**
+ * A registered file as protobufjs JSON. Registries hold .proto text, or (as Confluent's own
+ * serializers register it, and Apicurio keeps it) a base64 FileDescriptorProto; field names are
+ * camelCased, as proto3's JSON mapping names them, unless `keepCase`.
+ */
+function loadFile(definition: string, keepCase: boolean): { json: Record<string, protobuf.AnyNestedObject>; imports: string[]; pkg: string | undefined } {
+  const text = definition.trim();
+  if (!BASE64.test(text)) {
+    const parsed = protobuf.parse(text, new protobuf.Root(), { ...PARSE, keepCase });
+    return { json: parsed.root.toJSON().nested ?? {}, imports: parsed.imports ?? [], pkg: parsed.package };
+  }
+  const file = (descriptor as unknown as { FileDescriptorProto: protobuf.Type }).FileDescriptorProto.decode(Buffer.from(text, 'base64')) as unknown as { package?: string; dependency?: string[] };
+  const built = (protobuf.Root as unknown as { fromDescriptor(set: unknown): protobuf.Root }).fromDescriptor({ file: [file] });
+  const json = built.toJSON().nested ?? {};
+  return { json: keepCase ? json : camelCaseFields(json), imports: file.dependency ?? [], pkg: file.package || undefined };
+}
+
+/** A whole definition in base64 (a serialized descriptor); .proto text always has spaces, `;` or `{`. */
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+function camelCaseFields(nested: Record<string, protobuf.AnyNestedObject>): Record<string, protobuf.AnyNestedObject> {
+  const out: Record<string, protobuf.AnyNestedObject> = {};
+  for (const [name, node] of Object.entries(nested)) {
+    const copy = { ...node } as Record<string, unknown>;
+    if (copy['fields']) copy['fields'] = Object.fromEntries(Object.entries(copy['fields'] as object).map(([f, v]) => [protobuf.util.camelCase(f), v]));
+    if (copy['oneofs']) {
+      copy['oneofs'] = Object.fromEntries(Object.entries(copy['oneofs'] as Record<string, { oneof: string[] }>).map(([o, v]) => [o, { ...v, oneof: v.oneof.map((f) => protobuf.util.camelCase(f)) }]));
+    }
+    if (copy['nested']) copy['nested'] = camelCaseFields(copy['nested'] as Record<string, protobuf.AnyNestedObject>);
+    out[name] = copy as protobuf.AnyNestedObject;
+  }
+  return out;
 }
 
 function messagesOf(ns: protobuf.NamespaceBase | null): protobuf.Type[] {
