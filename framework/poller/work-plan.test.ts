@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KafkaRecord } from '../event/record.ts';
-import { planWork, rememberItems, type RememberedItem, type WorkItem } from './work-plan.ts';
+import { planWork, rememberItems, type RememberedItem, type Undecodable, type WorkItem } from './work-plan.ts';
 
 const record = (offset: number, value = 'v'): KafkaRecord => ({
   topic: 't', partition: 0, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from(value), headers: [],
@@ -64,6 +64,57 @@ describe('planWork', () => {
           const m = remembered.find((x) => w.records.some((r) => r.offset >= x.from && r.offset <= x.until));
           if (m) expect(w.records.every((r) => r.offset >= m.from && r.offset <= m.until) && w.remembered).toBe(true);
           else expect(w.remembered).toBeUndefined();
+        }
+      }),
+    );
+  });
+
+  it('gives an undecodable record an item of its own, in offset order, even one the filters would leave out', () => {
+    const undecodable = new Map<number, Undecodable>([
+      [3, { reason: 'SCHEMA_NOT_FOUND', error: "the record's value: schema 99 is not in the registry" }],
+      [5, { reason: 'DESERIALIZATION_ERROR', error: "the record's value: the bytes are not Avro of the registered schema" }],
+    ]);
+    // 3 is a 'skip' record: the filters would leave it out, the registry failure comes first.
+    const work = planWork(range(0, 9), notSkipped, limits, [], undecodable);
+    expect(offsetsOf(work)).toEqual([[1, 2], [3], [4], [5], [7, 8]]);
+    expect(work[1]).toEqual({ records: [range(3, 3)[0]], attempts: 0, bytes: 0, giveUp: 'SCHEMA_NOT_FOUND', error: "the record's value: schema 99 is not in the registry" });
+    expect(work[3]).toMatchObject({ giveUp: 'DESERIALIZATION_ERROR', error: "the record's value: the bytes are not Avro of the registered schema" });
+    for (const i of [0, 2, 4]) expect(work[i]!.giveUp).toBeUndefined();
+  });
+
+  it('still cuts the records around an undecodable one by the batch size', () => {
+    const undecodable = new Map<number, Undecodable>([[5, { reason: 'DESERIALIZATION_ERROR', error: 'bad' }]]);
+    const work = planWork(range(0, 11), all, limits, [], undecodable);
+    expect(offsetsOf(work)).toEqual([[0, 1, 2, 3], [4], [5], [6, 7, 8, 9], [10, 11]]);
+    expect(work.map((w) => w.giveUp)).toEqual([undefined, undefined, 'DESERIALIZATION_ERROR', undefined, undefined]);
+    expect(rememberItems(work)).toEqual([]);
+  });
+
+  it('brings back an undecodable record whose send to the destination failed as it was left, sends counted', () => {
+    const undecodable = new Map<number, Undecodable>([[4, { reason: 'SCHEMA_NOT_FOUND', error: 'no schema 99' }]]);
+    const waiting: RememberedItem = { from: 4, until: 4, attempts: 0, bytes: 0, sendFailures: 2, giveUp: 'SCHEMA_NOT_FOUND', error: 'no schema 99' };
+    const work = planWork(range(0, 7), all, limits, [waiting], undecodable);
+    expect(offsetsOf(work)).toEqual([[0, 1, 2, 3], [4], [5, 6, 7]]);
+    expect(work[1]).toMatchObject({ giveUp: 'SCHEMA_NOT_FOUND', sendFailures: 2, remembered: true, error: 'no schema 99' });
+    expect(rememberItems(work)).toEqual([waiting]);
+  });
+
+  it('property: with undecodable records, every wanted or undecodable record is planned once, in order, each undecodable one alone', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 1, max: 30 }), fc.uniqueArray(fc.integer({ min: 0, max: 50 }), { maxLength: 8 }), (start, count, bad) => {
+        const records = range(start, start + count - 1);
+        const undecodable = new Map<number, Undecodable>(bad.map((o) => [o, { reason: o % 2 ? 'SCHEMA_NOT_FOUND' : 'DESERIALIZATION_ERROR', error: `bad ${o}` }]));
+        const work = planWork(records, notSkipped, limits, [], undecodable);
+        const wanted = records.filter((r) => undecodable.has(r.offset) || notSkipped(r)).map((r) => r.offset);
+        expect(work.flatMap((w) => w.records.map((r) => r.offset))).toEqual(wanted);
+        for (const w of work) {
+          const failed = w.records.filter((r) => undecodable.has(r.offset));
+          if (failed.length === 0) expect(w.giveUp).toBeUndefined();
+          else {
+            expect(w.records).toHaveLength(1);
+            expect([w.giveUp, w.error]).toEqual([undecodable.get(failed[0]!.offset)!.reason, `bad ${failed[0]!.offset}`]);
+          }
+          expect(w.records.length).toBeLessThanOrEqual(limits.batchSize);
         }
       }),
     );
