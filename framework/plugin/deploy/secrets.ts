@@ -1,7 +1,9 @@
 /**
  * The Secrets Manager secrets the poller's task role may read: exactly those the enabled
- * triggers' `accessConfigurations` declare (SASL credentials, client certificate, root CA;
- * framework/config/access.ts). None declared: no secretsmanager statement at all.
+ * triggers declare, in `accessConfigurations` (SASL credentials, client certificate, root CA;
+ * framework/config/access.ts) and in `schemaRegistryConfig.accessConfigs` (a registry URL's
+ * basic auth, client certificate, root CA; framework/config/schema-registry.ts). None
+ * declared: no secretsmanager statement at all.
  */
 import type { TriggerSpec } from '../../config/types.ts';
 
@@ -12,11 +14,14 @@ const FULL_ARN = /:secret:.+-[A-Za-z0-9]{6}$/;
 export function declaredSecretArns(triggers: readonly TriggerSpec[]): string[] {
   const found = new Set<string>();
   for (const t of triggers) {
-    if (!t.enabled || t.access === undefined) continue;
-    const { sasl, clientCertificateSecretArn, rootCaSecretArn } = t.access;
-    for (const arn of [sasl?.secretArn, clientCertificateSecretArn, rootCaSecretArn]) {
-      if (arn !== undefined) found.add(iamResource(arn));
-    }
+    if (!t.enabled) continue;
+    const kafka = t.access;
+    const registry = t.schemaRegistry?.access;
+    const arns = [
+      kafka?.sasl?.secretArn, kafka?.clientCertificateSecretArn, kafka?.rootCaSecretArn,
+      registry?.basicAuthSecretArn, registry?.clientCertificateSecretArn, registry?.rootCaSecretArn,
+    ];
+    for (const arn of arns) if (arn !== undefined) found.add(iamResource(arn));
   }
   return [...found].sort();
 }
