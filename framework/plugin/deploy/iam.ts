@@ -1,7 +1,8 @@
 /**
  * Pure: the poller task's two IAM roles. The task role may invoke exactly the functions that
- * have enabled sluice triggers, read exactly the declared secrets, and write to exactly the
- * triggers' SQS/SNS/S3 on-failure destinations; nothing else, and no wildcard. The execution
+ * have enabled sluice triggers, read exactly the declared secrets, write to exactly the
+ * triggers' SQS/SNS/S3 on-failure destinations, and read the schema versions of exactly their
+ * Glue registries; nothing else, and no wildcard but a registry's `schema/<registryName>/*`. The execution
  * role (used by ECS itself) may pull the image when it is in ECR and write the poller's log group.
  */
 import type { Destination } from '../../config/types.ts';
@@ -24,6 +25,8 @@ export interface TaskRoleInput {
   destinations: Destination[];
   /** `kafka-cluster:*` statements for triggers that read MSK with IAM (./msk-iam.ts). */
   kafkaCluster?: Statement[];
+  /** `glue:*` statements for triggers whose schemaRegistryConfig names a Glue registry (./glue-iam.ts). */
+  glueRegistries?: Statement[];
 }
 
 export function taskRolePolicy(o: TaskRoleInput): Statement[] {
@@ -45,7 +48,7 @@ export function taskRolePolicy(o: TaskRoleInput): Statement[] {
   if (sqs.length) statements.push({ Sid: 'SendToFailureQueues', Effect: 'Allow', Action: ['sqs:GetQueueUrl', 'sqs:SendMessage'], Resource: sqs });
   if (sns.length) statements.push({ Sid: 'PublishToFailureTopics', Effect: 'Allow', Action: ['sns:Publish'], Resource: sns });
   if (s3.length) statements.push({ Sid: 'WriteToFailureBuckets', Effect: 'Allow', Action: ['s3:PutObject'], Resource: s3 });
-  statements.push(...(o.kafkaCluster ?? []));
+  statements.push(...(o.kafkaCluster ?? []), ...(o.glueRegistries ?? []));
   return statements;
 }
 

@@ -11,7 +11,8 @@ import { containerConfig, metricsSettings, serializeContainerConfig, TRIGGERS_EN
 import { executionRole, taskRole, type Cfn } from './iam.ts';
 import { scalingResources } from './scaling.ts';
 import type { DeploySettings } from './settings.ts';
-// MSK IAM's kafka-cluster statements for the task role.
+// The task role's kafka-cluster statements (MSK IAM) and glue statements (Glue schema registries).
+import { glueRegistryStatements } from './glue-iam.ts';
 import { mskIamStatements } from './msk-iam.ts';
 
 /** Logical ids of what this adds (all prefixed, so they cannot meet the framework's). */
@@ -81,6 +82,7 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
     [IDS.executionRole]: executionRole(s.image, IDS.logGroup),
     [IDS.taskRole]: taskRole({
       functionLogicalIds: functionKeys.map((k) => deployed(k).logicalId), secretArns: o.secretArns, destinations, kafkaCluster: mskIamStatements(triggers),
+      glueRegistries: glueRegistryStatements(triggers),
     }),
     [IDS.taskDefinition]: {
       Type: 'AWS::ECS::TaskDefinition',
@@ -104,7 +106,8 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
             Environment: [
               { Name: 'AWS_REGION', Value: { Ref: 'AWS::Region' } },
               { Name: 'SLUICE_LOG_FORMAT', Value: 'json' },
-              // Kafka credentials (accessConfigurations) from Secrets Manager, through the task role.
+              // Kafka and schema registry credentials (accessConfigurations, schemaRegistryConfig.accessConfigs)
+              // from Secrets Manager, through the task role.
               { Name: 'SLUICE_SECRETS', Value: 'secretsmanager' },
               { Name: TRIGGERS_ENV, Value: serializeContainerConfig(config) },
               { Name: HTTP_PORT_ENV, Value: String(httpPort) },
