@@ -141,6 +141,24 @@ describe('serverless package with every deploy setting', () => {
     cfnLint(templateFile);
   });
 
+  it('lets the task role read the schema versions of a Glue schemaRegistryUri, hands the registry to the container, and passes cfn-lint', () => {
+    const registry = 'arn:aws:glue:eu-west-1:123456789012:registry/shop';
+    const extra =
+      '          bootstrapServers: b-1.kafka.example:9092\n' +
+      `          schemaRegistryConfig: { schemaRegistryUri: "${registry}", eventRecordFormat: JSON, schemaValidationConfigs: [{ attribute: VALUE }] }\n`;
+    const { template, templateFile } = packaged(serviceDir(SERVICE('orders', '      image: example/sluice:1.0\n', extra)), {});
+    expect(policy(template, 'SluiceTaskRole').map((s) => [s.Action, s.Resource])).toEqual([
+      [['lambda:InvokeFunction'], [{ 'Fn::GetAtt': ['OrdersLambdaFunction', 'Arn'] }]],
+      [['glue:GetRegistry'], [registry]],
+      [['glue:GetSchemaVersion'], [registry, 'arn:aws:glue:eu-west-1:123456789012:schema/shop/*']],
+    ]);
+    const config = JSON.parse(containerEnv(template, 'SLUICE_TRIGGERS') as string) as { triggers: Array<{ schemaRegistry: unknown }> };
+    expect(config.triggers[0]!.schemaRegistry).toEqual({
+      uri: registry, glue: { partition: 'aws', region: 'eu-west-1', accountId: '123456789012', registryName: 'shop' }, format: 'JSON', key: false, value: true, access: {},
+    });
+    cfnLint(templateFile);
+  });
+
   it('fails without an image, naming the setting', () => {
     const run = slsPackage(serviceDir(SERVICE('orders', '      desiredCount: 1\n', '          bootstrapServers: k:9092\n')), {});
     expect(run.code).not.toBe(0);
