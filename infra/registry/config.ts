@@ -17,6 +17,8 @@ export interface RegistryConfigInput {
   port?: number;
   managementPort?: number;
   startTimeoutMs?: number;
+  /** Keep the schemas in an H2 file under the instance directory, so a restarted registry still has them. Default: in memory. */
+  persistent?: boolean;
 }
 
 export interface ResolvedRegistryConfig {
@@ -24,6 +26,7 @@ export interface ResolvedRegistryConfig {
   port: number;
   managementPort: number;
   startTimeoutMs: number;
+  persistent: boolean;
 }
 
 /** Explicit options win over SLUICE_REGISTRY_PORT / SLUICE_REGISTRY_DIR, which win over defaults. */
@@ -41,7 +44,7 @@ export function resolveRegistryConfig(opts: RegistryConfigInput, env: Record<str
     throw new Error(`startTimeoutMs must be at least 1000 (got ${startTimeoutMs}); a cold start of the registry takes 5-10 s.`);
   }
   const dir = opts.instanceDir ?? env['SLUICE_REGISTRY_DIR'] ?? path.join(cwd, '.sluice', 'registry');
-  return { instanceDir: path.resolve(cwd, dir), port, managementPort, startTimeoutMs };
+  return { instanceDir: path.resolve(cwd, dir), port, managementPort, startTimeoutMs, persistent: opts.persistent ?? false };
 }
 
 function parsePort(text: string, name: string): number {
@@ -96,8 +99,10 @@ export function instanceMarker(instanceDir: string): string {
  * The JVM's arguments: loopback only, in-memory H2 (Apicurio's default storage), and BACKWARD as
  * the global compatibility rule, Confluent's default (Apicurio's own is NONE).
  */
-export function registryJvmArgs(p: { distDir: string; paths: RegistryPaths; port: number; managementPort: number; heap: string }): string[] {
+export function registryJvmArgs(p: { distDir: string; paths: RegistryPaths; port: number; managementPort: number; heap: string; persistent?: boolean }): string[] {
   return [
+    // A file database instead of the default `jdbc:h2:mem:…`: the schemas outlive a restart.
+    ...(p.persistent ? [`-Dapicurio.datasource.url=jdbc:h2:file:${path.join(p.paths.instanceDir, 'data', 'registry')}`] : []),
     `-Xmx${p.heap}`,
     '-Djava.awt.headless=true',
     `-Djava.io.tmpdir=${p.paths.tmpDir}`,

@@ -39,6 +39,8 @@ export interface RegistryOptions {
   /** Management port (health). Default port + 1. */
   managementPort?: number;
   startTimeoutMs?: number;
+  /** Schemas in an H2 file under instanceDir (they outlive a restart) instead of in memory. */
+  persistent?: boolean;
   log?: (line: string) => void;
 }
 
@@ -138,7 +140,7 @@ async function startNew(cfg: ResolvedRegistryConfig, paths: RegistryPaths, log: 
   });
 
   const started = Date.now();
-  const args = registryJvmArgs({ distDir: REGISTRY_DIST_DIR, paths, port: cfg.port, managementPort: cfg.managementPort, heap: HEAP });
+  const args = registryJvmArgs({ distDir: REGISTRY_DIST_DIR, paths, port: cfg.port, managementPort: cfg.managementPort, heap: HEAP, persistent: cfg.persistent });
   const jvm = spawnRegistry({ java: java.java, args, logFile: paths.logFile, cwd: cfg.instanceDir });
   const { pid } = jvm;
   const url = ccompatUrl(cfg.port);
