@@ -1,7 +1,8 @@
 /**
  * Runs a service's Sluice triggers locally: what `npm start` and `serverless sluice start` do.
  * With no brokers configured it starts the local Apache Kafka (infra/kafka) and creates the
- * declared topics. `stop()` finishes in-flight invocations, commits them, leaves the groups and
+ * declared topics; a trigger whose schemaRegistryUri names the local schema registry starts that
+ * too (local-registry.ts). `stop()` finishes in-flight invocations, commits them, leaves the groups and
  * stops the broker if this run started it; it may be called while the run is still starting.
  */
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
@@ -14,6 +15,7 @@ import type { Logger } from '../observe/logger.ts';
 import { attachTerminalView } from '../observe/terminal-view.ts';
 import { runService, type RunningService } from '../poller/service-runner.ts';
 import { httpSettings } from './http-settings.ts';
+import { localRegistryFor, type LocalRegistry } from './local-registry.ts';
 
 export interface RunLocalOptions {
   service: ServiceSpec;
@@ -58,6 +60,7 @@ export function runLocal(o: RunLocalOptions): LocalRun {
   let broker: BrokerHandle | undefined;
   let running: RunningService | undefined;
   let invoker: Invoker | undefined;
+  let registry: LocalRegistry | undefined;
   let stopping: Promise<void> | undefined;
   let started: Promise<void> | undefined;
   let giveUp: (e: SluiceError) => void = () => undefined;
@@ -71,6 +74,7 @@ export function runLocal(o: RunLocalOptions): LocalRun {
       await running?.stop();
       await invoker?.close();
       if (broker?.startedHere) await broker.stop();
+      if (registry?.startedHere) await registry.stop();
     })());
 
   const start = async () => {
@@ -80,6 +84,8 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     if (triggers.some((t) => !t.bootstrapServers)) {
       broker = await ensureBroker({ log: (line) => logger.info(line) });
     }
+    if (stopping) return;
+    registry = await localRegistryFor(triggers, (line) => logger.info(line));
     if (stopping) return;
     const events = new Instrumentation();
     attachTerminalView(events, write);
