@@ -7,7 +7,7 @@ import { registryDistDir } from './toolchain.ts';
 
 describe('resolveRegistryConfig', () => {
   it('defaults to <cwd>/.sluice/registry on 28081, management on the next port', () => {
-    expect(resolveRegistryConfig({}, {}, '/svc')).toEqual({ instanceDir: path.resolve('/svc/.sluice/registry'), port: 28081, managementPort: 28082, startTimeoutMs: 60_000 });
+    expect(resolveRegistryConfig({}, {}, '/svc')).toEqual({ instanceDir: path.resolve('/svc/.sluice/registry'), port: 28081, managementPort: 28082, startTimeoutMs: 60_000, persistent: false });
   });
 
   it('takes SLUICE_REGISTRY_PORT and SLUICE_REGISTRY_DIR, and explicit options over both', () => {
@@ -41,6 +41,12 @@ describe('the registry JVM command line', () => {
   it('names its instance (for the pid check) and ends with the fast jar', () => {
     expect(args).toContain(instanceMarker('/svc/.sluice/registry'));
     expect(args.slice(-2)).toEqual(['-jar', path.join('/cache/apicurio-registry-3.3.3', 'quarkus-run.jar')]);
+  });
+
+  it('keeps the schemas in memory unless persistent, then in an H2 file under the instance', () => {
+    expect(args.some((a) => a.startsWith('-Dapicurio.datasource.url='))).toBe(false);
+    const persistent = registryJvmArgs({ distDir: '/cache/apicurio-registry-3.3.3', paths, port: 28181, managementPort: 28182, heap: '384m', persistent: true });
+    expect(persistent).toContain(`-Dapicurio.datasource.url=jdbc:h2:file:${path.join('/svc/.sluice/registry', 'data', 'registry')}`);
   });
 
   it('serves the Confluent API under /apis/ccompat/v7 and readiness on the management port', () => {
