@@ -9,15 +9,15 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SluiceError, isSluiceError } from '../../framework/errors.ts';
+import { clearRecorded, readRecorded, writeRecorded } from '../process-state.ts';
 import {
-  instancePaths, parseKafkaVersion, renderLog4jProperties, renderServerProperties, resolveBrokerConfig,
+  instancePaths, parseBrokerState, parseKafkaVersion, renderLog4jProperties, renderServerProperties, resolveBrokerConfig,
   type BrokerState, type InstancePaths, type ResolvedBrokerConfig,
 } from './config.ts';
 import { isOurBroker, isAlive, stopProcessGroup } from './process.ts';
 import { spawnKafka } from './jvm.ts';
 import { isPortFree, probeMetadata, waitReady } from './probe.ts';
 import { logTails } from './logs.ts';
-import { clearRecordedBroker, readRecordedBroker, writeRecordedBroker } from './state.ts';
 import { oauthBearerListener, type OAuthBearerListener } from './oauth.ts';
 import { saslListener, scramFormatArgs, type SaslListener, type SaslUser } from './sasl.ts';
 import { formatStorage, isFormatted } from './storage.ts';
@@ -107,7 +107,7 @@ export async function stopBroker(opts: Pick<BrokerOptions, 'instanceDir' | 'log'
 export async function brokerStatus(opts: Pick<BrokerOptions, 'instanceDir' | 'port'> = {}): Promise<BrokerStatus> {
   const cfg = resolveBrokerConfig(opts, process.env, process.cwd());
   const paths = instancePaths(cfg.instanceDir);
-  const recorded = await readRecordedBroker(paths);
+  const recorded = await readRecorded(paths, parseBrokerState);
   if (recorded.kind === 'none' || !(await isOurBroker(recorded.pid, paths.serverProperties))) {
     return { running: false, ready: false, logFile: paths.logFile, outFile: paths.outFile };
   }
@@ -120,11 +120,11 @@ interface Running { pid: number; state: BrokerState | undefined }
 
 /** The broker recorded in paths if it is still alive; stale records are removed. */
 async function findRunning(paths: InstancePaths, log: (line: string) => void): Promise<Running | undefined> {
-  const recorded = await readRecordedBroker(paths);
+  const recorded = await readRecorded(paths, parseBrokerState);
   if (recorded.kind === 'none') return undefined;
   if (await isOurBroker(recorded.pid, paths.serverProperties)) return { pid: recorded.pid, state: recorded.state };
   log(`Removing stale pid file ${paths.pidFile} (pid ${recorded.pid} is not a running Kafka).`);
-  await clearRecordedBroker(paths, recorded.pid);
+  await clearRecorded(paths, recorded.pid);
   return undefined;
 }
 
@@ -172,7 +172,7 @@ async function startNew(
   const node = spawnKafka({ java, libDir: LIB_DIR, paths, cwd: cfg.instanceDir, heap: ['256m', '1g'] });
   const { pid } = node;
   const bootstrap = `127.0.0.1:${cfg.port}`;
-  await writeRecordedBroker(paths, {
+  await writeRecorded<BrokerState>(paths, {
     pid, bootstrap, port: cfg.port, controllerPort: cfg.controllerPort, kafkaVersion: KAFKA_VERSION, startedAt: new Date(started).toISOString(),
   });
 
@@ -192,6 +192,6 @@ async function stopAndForget(pid: number, paths: InstancePaths, log: (line: stri
   const started = Date.now();
   log(`Stopping Kafka (pid ${pid})…`);
   await stopProcessGroup(pid, graceMs, log);
-  await clearRecordedBroker(paths, pid);
+  await clearRecorded(paths, pid);
   log(`Kafka stopped in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

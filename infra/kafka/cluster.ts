@@ -10,14 +10,16 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SluiceError } from '../../framework/errors.ts';
+import { clearRecorded, readRecorded, writeRecorded } from '../process-state.ts';
 import { KAFKA_DIR, KAFKA_VERSION, LIB_DIR } from './broker.ts';
-import { instancePaths, renderLog4jProperties, renderServerProperties, type ClusterMember, type InstancePaths } from './config.ts';
+import {
+  instancePaths, parseBrokerState, renderLog4jProperties, renderServerProperties, type BrokerState, type ClusterMember, type InstancePaths,
+} from './config.ts';
 import { spawnKafka } from './jvm.ts';
 import { logTails } from './logs.ts';
 import { isAlive, isOurBroker, signalGroup, stopProcessGroup, waitForExit } from './process.ts';
 import { isPortFree, waitReady } from './probe.ts';
 import { replicationHealth } from './topology.ts';
-import { clearRecordedBroker, readRecordedBroker, writeRecordedBroker } from './state.ts';
 import { formatStorage, isFormatted, newClusterId } from './storage.ts';
 import { checkJava, ensureJars } from './toolchain.ts';
 
@@ -79,9 +81,9 @@ function layout(o: ClusterOptions): { dir: string; nodes: ClusterNode[] } {
 async function runningNodes(nodes: ClusterNode[]): Promise<Map<number, number>> {
   const pids = new Map<number, number>();
   for (const n of nodes) {
-    const recorded = await readRecordedBroker(n.paths);
+    const recorded = await readRecorded(n.paths, parseBrokerState);
     if (recorded.kind === 'recorded' && (await isOurBroker(recorded.pid, n.paths.serverProperties))) pids.set(n.id, recorded.pid);
-    else if (recorded.kind === 'recorded') await clearRecordedBroker(n.paths, recorded.pid);
+    else if (recorded.kind === 'recorded') await clearRecorded(n.paths, recorded.pid);
   }
   return pids;
 }
@@ -143,7 +145,7 @@ export async function ensureCluster(o: ClusterOptions = {}): Promise<ClusterHand
     const started = Date.now();
     const spawned = spawnKafka({ java, libDir: LIB_DIR, paths: n.paths, cwd: path.dirname(n.paths.dataDir), heap: HEAP });
     pids.set(n.id, spawned.pid);
-    await writeRecordedBroker(n.paths, {
+    await writeRecorded<BrokerState>(n.paths, {
       pid: spawned.pid, bootstrap: n.bootstrap, port: n.port, controllerPort: n.controllerPort, kafkaVersion: KAFKA_VERSION, startedAt: new Date(started).toISOString(),
     });
     const ready = await waitReady(n.bootstrap, START_TIMEOUT_MS, started, () => spawned.exited() === undefined && isAlive(spawned.pid));
@@ -163,7 +165,7 @@ export async function ensureCluster(o: ClusterOptions = {}): Promise<ClusterHand
       signalGroup(pid, 'SIGKILL');
       if (!(await waitForExit(pid, 10_000))) throw new Error(`node ${id} (pid ${pid}) is still running 10 s after SIGKILL`);
       pids.delete(id);
-      await clearRecordedBroker(node(id).paths, pid);
+      await clearRecorded(node(id).paths, pid);
       log(`node ${id} killed (-9)`);
     },
     async stop(id) {
@@ -205,7 +207,7 @@ export async function ensureCluster(o: ClusterOptions = {}): Promise<ClusterHand
 async function stopNode(n: ClusterNode, pid: number, log: (line: string) => void): Promise<void> {
   const started = Date.now();
   await stopProcessGroup(pid, 30_000, log);
-  await clearRecordedBroker(n.paths, pid);
+  await clearRecorded(n.paths, pid);
   log(`node ${n.id} stopped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 

@@ -4,6 +4,7 @@
  * No I/O here; broker.ts and its helpers do the reading, writing and spawning.
  */
 import path from 'node:path';
+import { parseJsonState } from '../json-state.ts';
 import { withOAuthBearerListener, type OAuthBearerListener } from './oauth.ts';
 import { withSaslListener, type SaslListener } from './sasl.ts';
 
@@ -217,23 +218,7 @@ export interface BrokerState {
 
 /** Validates broker.json; returns undefined for anything that is not a state we wrote. */
 export function parseBrokerState(text: string): BrokerState | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined; // a torn or hand-edited file is treated as stale state, and replaced
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  const isInt = (x: unknown): x is number => Number.isInteger(x);
-  if (!isInt(v['pid']) || !isInt(v['port']) || !isInt(v['controllerPort'])) return undefined;
-  if (typeof v['bootstrap'] !== 'string' || typeof v['kafkaVersion'] !== 'string' || typeof v['startedAt'] !== 'string') return undefined;
-  return {
-    pid: v['pid'],
-    bootstrap: v['bootstrap'],
-    port: v['port'],
-    controllerPort: v['controllerPort'],
-    kafkaVersion: v['kafkaVersion'],
-    startedAt: v['startedAt'],
-  };
+  return parseJsonState<BrokerState>(text, {
+    pid: 'int', bootstrap: 'string', port: 'int', controllerPort: 'int', kafkaVersion: 'string', startedAt: 'string',
+  });
 }

@@ -4,6 +4,7 @@
  * the state file. No I/O here; registry.ts and its helpers read, write and spawn.
  */
 import path from 'node:path';
+import { parseJsonState } from '../json-state.ts';
 
 export const DEFAULT_PORT = 28081;
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
@@ -136,16 +137,7 @@ export interface RegistryState {
 
 /** Validates registry.json; undefined for anything that is not a state we wrote. */
 export function parseRegistryState(text: string): RegistryState | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined; // a torn or hand-edited file is treated as stale state, and replaced
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  const isInt = (x: unknown): x is number => Number.isInteger(x);
-  if (!isInt(v['pid']) || !isInt(v['port']) || !isInt(v['managementPort'])) return undefined;
-  if (typeof v['url'] !== 'string' || typeof v['version'] !== 'string' || typeof v['startedAt'] !== 'string') return undefined;
-  return { pid: v['pid'], url: v['url'], port: v['port'], managementPort: v['managementPort'], version: v['version'], startedAt: v['startedAt'] };
+  return parseJsonState<RegistryState>(text, {
+    pid: 'int', url: 'string', port: 'int', managementPort: 'int', version: 'string', startedAt: 'string',
+  });
 }

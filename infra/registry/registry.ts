@@ -10,16 +10,16 @@ import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAlive, stopProcessGroup } from '../kafka/process.ts';
+import { clearRecorded, readRecorded, writeRecorded } from '../process-state.ts';
 import { isPortFree } from '../kafka/probe.ts';
 import {
-  ccompatUrl, parseRegistryVersion, readyUrl, registryJvmArgs, registryPaths, resolveRegistryConfig,
+  ccompatUrl, parseRegistryState, parseRegistryVersion, readyUrl, registryJvmArgs, registryPaths, resolveRegistryConfig,
   type RegistryPaths, type RegistryState, type ResolvedRegistryConfig,
 } from './config.ts';
 import { findRegistryJava, systemJavaLookup } from './java.ts';
 import { isOurRegistry, spawnRegistry } from './jvm.ts';
 import { registryLogTail } from './logs.ts';
 import { probeReady, waitRegistryReady } from './probe.ts';
-import { clearRecordedRegistry, readRecordedRegistry, writeRecordedRegistry } from './state.ts';
 import { ensureRegistryDist, registryDistDir } from './toolchain.ts';
 
 /** Where pom.xml is. */
@@ -90,7 +90,7 @@ export async function stopRegistry(opts: Pick<RegistryOptions, 'instanceDir' | '
 export async function registryStatus(opts: Pick<RegistryOptions, 'instanceDir' | 'port' | 'managementPort'> = {}): Promise<RegistryStatus> {
   const cfg = resolveRegistryConfig(opts, process.env, process.cwd());
   const paths = registryPaths(cfg.instanceDir);
-  const recorded = await readRecordedRegistry(paths);
+  const recorded = await readRecorded(paths, parseRegistryState);
   if (recorded.kind === 'none' || !(await isOurRegistry(recorded.pid, cfg.instanceDir))) return { running: false, ready: false, logFile: paths.logFile };
   const { state } = recorded;
   const ready = await probeReady(readyUrl(state?.managementPort ?? cfg.managementPort));
@@ -101,11 +101,11 @@ interface Running { pid: number; state: RegistryState | undefined }
 
 /** The registry recorded in paths if it is still alive; stale records are removed. */
 async function findRunning(paths: RegistryPaths, log: (line: string) => void): Promise<Running | undefined> {
-  const recorded = await readRecordedRegistry(paths);
+  const recorded = await readRecorded(paths, parseRegistryState);
   if (recorded.kind === 'none') return undefined;
   if (await isOurRegistry(recorded.pid, paths.instanceDir)) return { pid: recorded.pid, state: recorded.state };
   log(`Removing stale pid file ${paths.pidFile} (pid ${recorded.pid} is not a running schema registry).`);
-  await clearRecordedRegistry(paths, recorded.pid);
+  await clearRecorded(paths, recorded.pid);
   return undefined;
 }
 
@@ -144,7 +144,7 @@ async function startNew(cfg: ResolvedRegistryConfig, paths: RegistryPaths, log: 
   const jvm = spawnRegistry({ java: java.java, args, logFile: paths.logFile, cwd: cfg.instanceDir });
   const { pid } = jvm;
   const url = ccompatUrl(cfg.port);
-  await writeRecordedRegistry(paths, {
+  await writeRecorded<RegistryState>(paths, {
     pid, url, port: cfg.port, managementPort: cfg.managementPort, version: REGISTRY_VERSION, startedAt: new Date(started).toISOString(),
   });
 
@@ -164,6 +164,6 @@ async function stopAndForget(pid: number, paths: RegistryPaths, log: (line: stri
   const started = Date.now();
   log(`Stopping the schema registry (pid ${pid})…`);
   await stopProcessGroup(pid, graceMs, log, 'The schema registry');
-  await clearRecordedRegistry(paths, pid);
+  await clearRecorded(paths, pid);
   log(`Schema registry stopped in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
