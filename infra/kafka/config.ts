@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { parseJsonState } from '../json-state.ts';
+import { checkPort, resolvePort } from '../ports.ts';
 import { withOAuthBearerListener, type OAuthBearerListener } from './oauth.ts';
 import { withSaslListener, type SaslListener } from './sasl.ts';
 
@@ -33,11 +34,9 @@ export function resolveBrokerConfig(
   env: Record<string, string | undefined>,
   repoRoot: string,
 ): ResolvedBrokerConfig {
-  const envPort = env['SLUICE_KAFKA_PORT'];
-  const port = opts.port ?? (envPort ? parsePort(envPort, 'SLUICE_KAFKA_PORT') : DEFAULT_PORT);
-  checkPort(port, opts.port === undefined && envPort ? 'SLUICE_KAFKA_PORT' : 'port');
+  const port = resolvePort(opts.port, env, 'SLUICE_KAFKA_PORT', DEFAULT_PORT);
   const controllerPort = opts.controllerPort ?? port + 1;
-  checkPort(controllerPort, 'controllerPort');
+  checkPort(controllerPort, 'controllerPort', DEFAULT_PORT);
   if (controllerPort === port) {
     throw new Error(`controllerPort must differ from port (both are ${port}); leave controllerPort unset to use port + 1.`);
   }
@@ -47,18 +46,6 @@ export function resolveBrokerConfig(
   }
   const dir = opts.instanceDir ?? env['SLUICE_KAFKA_DIR'] ?? path.join(repoRoot, '.sluice', 'kafka');
   return { instanceDir: path.resolve(repoRoot, dir), port, controllerPort, startTimeoutMs };
-}
-
-function parsePort(text: string, name: string): number {
-  const n = Number(text.trim());
-  if (!Number.isInteger(n)) throw new Error(`${name} must be a TCP port number (got "${text}"), e.g. ${name}=29092.`);
-  return n;
-}
-
-function checkPort(port: number, name: string): void {
-  if (!Number.isInteger(port) || port < 1024 || port > 65535) {
-    throw new Error(`${name} must be an integer between 1024 and 65535 (got ${port}), e.g. ${DEFAULT_PORT}.`);
-  }
 }
 
 export interface InstancePaths {

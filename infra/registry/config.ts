@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { parseJsonState } from '../json-state.ts';
+import { checkPort, resolvePort } from '../ports.ts';
 
 export const DEFAULT_PORT = 28081;
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
@@ -32,11 +33,9 @@ export interface ResolvedRegistryConfig {
 
 /** Explicit options win over SLUICE_REGISTRY_PORT / SLUICE_REGISTRY_DIR, which win over defaults. */
 export function resolveRegistryConfig(opts: RegistryConfigInput, env: Record<string, string | undefined>, cwd: string): ResolvedRegistryConfig {
-  const envPort = env['SLUICE_REGISTRY_PORT'];
-  const port = opts.port ?? (envPort ? parsePort(envPort, 'SLUICE_REGISTRY_PORT') : DEFAULT_PORT);
-  checkPort(port, opts.port === undefined && envPort ? 'SLUICE_REGISTRY_PORT' : 'port');
+  const port = resolvePort(opts.port, env, 'SLUICE_REGISTRY_PORT', DEFAULT_PORT);
   const managementPort = opts.managementPort ?? port + 1;
-  checkPort(managementPort, 'managementPort');
+  checkPort(managementPort, 'managementPort', DEFAULT_PORT);
   if (managementPort === port) {
     throw new Error(`managementPort must differ from port (both are ${port}); leave managementPort unset to use port + 1.`);
   }
@@ -46,18 +45,6 @@ export function resolveRegistryConfig(opts: RegistryConfigInput, env: Record<str
   }
   const dir = opts.instanceDir ?? env['SLUICE_REGISTRY_DIR'] ?? path.join(cwd, '.sluice', 'registry');
   return { instanceDir: path.resolve(cwd, dir), port, managementPort, startTimeoutMs, persistent: opts.persistent ?? false };
-}
-
-function parsePort(text: string, name: string): number {
-  const n = Number(text.trim());
-  if (!Number.isInteger(n)) throw new Error(`${name} must be a TCP port number (got "${text}"), e.g. ${name}=${DEFAULT_PORT}.`);
-  return n;
-}
-
-function checkPort(port: number, name: string): void {
-  if (!Number.isInteger(port) || port < 1024 || port > 65535) {
-    throw new Error(`${name} must be an integer between 1024 and 65535 (got ${port}), e.g. ${DEFAULT_PORT}.`);
-  }
 }
 
 export interface RegistryPaths {
