@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { checkPort, resolvePort } from './ports.ts';
+import { resolvePort, secondPort } from './ports.ts';
 
 it('takes the explicit port over the variable, the variable over the default', () => {
   expect(resolvePort(undefined, {}, 'X_PORT', 29092)).toBe(29092);
@@ -12,5 +12,11 @@ it('names the variable or the option to fix, with an example', () => {
   expect(() => resolvePort(undefined, { X_PORT: 'abc' }, 'X_PORT', 29092)).toThrow('X_PORT must be a TCP port number (got "abc"), e.g. X_PORT=29092.');
   expect(() => resolvePort(undefined, { X_PORT: '80' }, 'X_PORT', 29092)).toThrow('X_PORT must be an integer between 1024 and 65535 (got 80), e.g. 29092.');
   expect(() => resolvePort(70000, { X_PORT: '31000' }, 'X_PORT', 29092)).toThrow('port must be an integer between 1024 and 65535 (got 70000), e.g. 29092.');
-  expect(() => checkPort(1023, 'controllerPort', 29092)).toThrow(/^controllerPort must be an integer between 1024 and 65535/);
+});
+
+it('puts the second port next to the first unless given, never on it', () => {
+  expect(secondPort(undefined, 29092, 'controllerPort', 29092)).toBe(29093);
+  expect(secondPort(30000, 29092, 'controllerPort', 29092)).toBe(30000);
+  expect(() => secondPort(undefined, 65535, 'controllerPort', 29092)).toThrow('controllerPort must be an integer between 1024 and 65535 (got 65536), e.g. 29092.');
+  expect(() => secondPort(29092, 29092, 'controllerPort', 29092)).toThrow('controllerPort must differ from port (both are 29092); leave controllerPort unset to use port + 1.');
 });

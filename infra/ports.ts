@@ -11,6 +11,14 @@ export function resolvePort(explicit: number | undefined, env: Record<string, st
   return port;
 }
 
+/** The service's second port (controller, management): `port + 1` unless given, never `port` itself. */
+export function secondPort(explicit: number | undefined, port: number, name: string, example: number): number {
+  const second = explicit ?? port + 1;
+  checkPort(second, name, example);
+  if (second === port) throw new Error(`${name} must differ from port (both are ${port}); leave ${name} unset to use port + 1.`);
+  return second;
+}
+
 function parsePort(text: string, name: string, example: number): number {
   const n = Number(text.trim());
   if (!Number.isInteger(n)) throw new Error(`${name} must be a TCP port number (got "${text}"), e.g. ${name}=${example}.`);
@@ -18,7 +26,7 @@ function parsePort(text: string, name: string, example: number): number {
 }
 
 /** Unprivileged ports only: 1024-65535. */
-export function checkPort(port: number, name: string, example: number): void {
+function checkPort(port: number, name: string, example: number): void {
   if (!Number.isInteger(port) || port < 1024 || port > 65535) {
     throw new Error(`${name} must be an integer between 1024 and 65535 (got ${port}), e.g. ${example}.`);
   }

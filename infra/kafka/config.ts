@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { parseJsonState } from '../json-state.ts';
-import { checkPort, resolvePort } from '../ports.ts';
+import { resolvePort, secondPort } from '../ports.ts';
 import { withOAuthBearerListener, type OAuthBearerListener } from './oauth.ts';
 import { withSaslListener, type SaslListener } from './sasl.ts';
 
@@ -35,11 +35,7 @@ export function resolveBrokerConfig(
   repoRoot: string,
 ): ResolvedBrokerConfig {
   const port = resolvePort(opts.port, env, 'SLUICE_KAFKA_PORT', DEFAULT_PORT);
-  const controllerPort = opts.controllerPort ?? port + 1;
-  checkPort(controllerPort, 'controllerPort', DEFAULT_PORT);
-  if (controllerPort === port) {
-    throw new Error(`controllerPort must differ from port (both are ${port}); leave controllerPort unset to use port + 1.`);
-  }
+  const controllerPort = secondPort(opts.controllerPort, port, 'controllerPort', DEFAULT_PORT);
   const startTimeoutMs = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   if (!Number.isFinite(startTimeoutMs) || startTimeoutMs < 1_000) {
     throw new Error(`startTimeoutMs must be at least 1000 (got ${startTimeoutMs}); a cold start takes a few seconds.`);

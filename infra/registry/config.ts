@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { parseJsonState } from '../json-state.ts';
-import { checkPort, resolvePort } from '../ports.ts';
+import { resolvePort, secondPort } from '../ports.ts';
 
 export const DEFAULT_PORT = 28081;
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
@@ -34,11 +34,7 @@ export interface ResolvedRegistryConfig {
 /** Explicit options win over SLUICE_REGISTRY_PORT / SLUICE_REGISTRY_DIR, which win over defaults. */
 export function resolveRegistryConfig(opts: RegistryConfigInput, env: Record<string, string | undefined>, cwd: string): ResolvedRegistryConfig {
   const port = resolvePort(opts.port, env, 'SLUICE_REGISTRY_PORT', DEFAULT_PORT);
-  const managementPort = opts.managementPort ?? port + 1;
-  checkPort(managementPort, 'managementPort', DEFAULT_PORT);
-  if (managementPort === port) {
-    throw new Error(`managementPort must differ from port (both are ${port}); leave managementPort unset to use port + 1.`);
-  }
+  const managementPort = secondPort(opts.managementPort, port, 'managementPort', DEFAULT_PORT);
   const startTimeoutMs = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   if (!Number.isFinite(startTimeoutMs) || startTimeoutMs < 1_000) {
     throw new Error(`startTimeoutMs must be at least 1000 (got ${startTimeoutMs}); a cold start of the registry takes 5-10 s.`);
