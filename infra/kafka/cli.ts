@@ -2,6 +2,7 @@
  * `tsx infra/kafka/cli.ts start|stop|status|logs [--lines N]`: manage the local Kafka by hand.
  * start returns once the broker is ready and leaves it running in the background.
  */
+import { parseLines, runCli } from '../cli.ts';
 import { KAFKA_VERSION, brokerStatus, ensureBroker, stopBroker } from './broker.ts';
 import { clusterStatus, ensureCluster, stopCluster } from './cluster.ts';
 import { logTails } from './logs.ts';
@@ -78,20 +79,4 @@ function parseNodes(args: readonly string[]): 1 | 3 {
   return n;
 }
 
-function parseLines(args: readonly string[]): number {
-  const i = args.indexOf('--lines');
-  if (i === -1) return 30;
-  const n = Number(args[i + 1]);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--lines needs a positive integer (got "${args[i + 1] ?? ''}"), e.g. --lines 100`);
-  return n;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : String(err));
-    process.exitCode = 1;
-  },
-);
+runCli(main);

@@ -2,6 +2,7 @@
  * `npm run registry -- start|stop|status|logs [--lines N]`: manage the local schema registry by
  * hand. start returns once it is ready, prints the Confluent API base URL, and leaves it running.
  */
+import { parseLines, runCli } from '../cli.ts';
 import { REGISTRY_VERSION, ensureRegistry, registryStatus, stopRegistry } from './registry.ts';
 import { registryLogTail } from './logs.ts';
 
@@ -44,20 +45,4 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-function parseLines(args: readonly string[]): number {
-  const i = args.indexOf('--lines');
-  if (i === -1) return 30;
-  const n = Number(args[i + 1]);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--lines needs a positive integer (got "${args[i + 1] ?? ''}"), e.g. --lines 100`);
-  return n;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : String(err));
-    process.exitCode = 1;
-  },
-);
+runCli(main);
