@@ -2,7 +2,7 @@
  * `tsx infra/kafka/cli.ts start|stop|status|logs [--lines N]`: manage the local Kafka by hand.
  * start returns once the broker is ready and leaves it running in the background.
  */
-import { parseLines, runCli } from '../cli.ts';
+import { parseLines, runCli, usage } from '../cli.ts';
 import { KAFKA_VERSION, brokerStatus, ensureBroker, stopBroker } from './broker.ts';
 import { clusterStatus, ensureCluster, stopCluster } from './cluster.ts';
 import { logTails } from './logs.ts';
@@ -38,14 +38,8 @@ async function main(argv: readonly string[]): Promise<number> {
       console.log(await logTails({ logFile: s.logFile, outFile: s.outFile }, lines));
       return 0;
     }
-    case undefined:
-    case '-h':
-    case '--help':
-      console.log(USAGE);
-      return command === undefined ? 2 : 0;
     default:
-      console.error(`unknown command "${command}"\n${USAGE}`);
-      return 2;
+      return usage(command, USAGE);
   }
 }
 

@@ -2,7 +2,7 @@
  * `npm run registry -- start|stop|status|logs [--lines N]`: manage the local schema registry by
  * hand. start returns once it is ready, prints the Confluent API base URL, and leaves it running.
  */
-import { parseLines, runCli } from '../cli.ts';
+import { parseLines, runCli, usage } from '../cli.ts';
 import { REGISTRY_VERSION, ensureRegistry, registryStatus, stopRegistry } from './registry.ts';
 import { registryLogTail } from './logs.ts';
 
@@ -34,14 +34,8 @@ async function main(argv: readonly string[]): Promise<number> {
       console.log(await registryLogTail(s.logFile, parseLines(rest)));
       return 0;
     }
-    case undefined:
-    case '-h':
-    case '--help':
-      console.log(USAGE);
-      return command === undefined ? 2 : 0;
     default:
-      console.error(`unknown command "${command}"\n${USAGE}`);
-      return 2;
+      return usage(command, USAGE);
   }
 }
 
