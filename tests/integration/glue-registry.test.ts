@@ -10,7 +10,6 @@
  * holds the partition back until it answers; offsets committed past everything, 0 lost.
  */
 import { CreateRegistryCommand, CreateSchemaCommand, GlueClient, RegisterSchemaVersionCommand } from '@aws-sdk/client-glue';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -25,7 +24,7 @@ import { cleanupAfterAll } from '../support/cleanup.ts';
 import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { brokers, createTopic, offsets, readTopic, uniqueName, waitFor, type ReadRecord } from '../support/kafka.ts';
 import { moto } from '../support/moto.ts';
-import { python } from '../support/python.ts';
+import { runPythonJson } from '../support/python.ts';
 
 const server = moto(45568);
 const REGION = 'us-east-1';
@@ -104,18 +103,9 @@ async function produceGlue(topic: string, records: Array<{ key: string | null; v
     },
     (_, v: unknown) => (typeof v === 'bigint' ? `${BIGINT}${v}` : v),
   ).replace(new RegExp(`"${BIGINT}(-?\\d+)"`, 'g'), '$1');
-  const child = spawn(python(), [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  child.stdin.end(input);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', (e) => reject(new Error(`could not run ${python()} for the Glue producer: ${e.message}`)));
-    child.on('exit', resolve);
-  });
-  if (code !== 0) throw new Error(`tests/support/glue_produce.py exited ${code}: ${err.trim()}`);
-  const parsed = JSON.parse(out) as { offsets: Array<[number, number]>; encoded: Array<string | null>; payload: Array<string | null> };
+  const parsed = await runPythonJson<{ offsets: Array<[number, number]>; encoded: Array<string | null>; payload: Array<string | null> }>(
+    SCRIPT, input, 'the Glue producer (tests/support/glue_produce.py)',
+  );
   const bytes = (b: string | null) => (b === null ? null : Buffer.from(b, 'base64'));
   return { offsets: parsed.offsets, encoded: parsed.encoded.map(bytes), payload: parsed.payload.map(bytes) };
 }

@@ -3,10 +3,9 @@
  * from the suite's .sluice/venv), so what the poller reads was written by a client other than kafkajs:
  * its codecs, its batch framing, its headers.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { brokers } from './kafka.ts';
-import { python } from './python.ts';
+import { runPythonJson } from './python.ts';
 
 export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 
@@ -29,18 +28,6 @@ export async function producePython(topic: string, compression: Compression, rec
     compression,
     records: records.map((r) => ({ ...r, key: b64(r.key), value: b64(r.value), headers: (r.headers ?? []).map(([n, v]) => [n, b64(v)]) })),
   });
-  const child = spawn(python(), [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  child.stdin.end(input);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', (e) => reject(new Error(`could not run ${python()} for the librdkafka producer: ${e.message}`)));
-    child.on('exit', resolve);
-  });
-  if (code !== 0) {
-        throw new Error(`the librdkafka producer exited ${code}: ${err.trim()}`);
-  }
-  return (JSON.parse(out) as { offsets: Array<[number, number]> }).offsets;
+  const produced = await runPythonJson<{ offsets: Array<[number, number]> }>(SCRIPT, input, 'the librdkafka producer');
+  return produced.offsets;
 }

@@ -3,13 +3,12 @@
  * which register their schemas in the registry as a real producer does: what Sluice decodes was
  * framed and encoded by code that shares nothing with it.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brokers } from './kafka.ts';
-import { python } from './python.ts';
+import { runPythonJson } from './python.ts';
 
 export type Encoded =
   | null
@@ -39,18 +38,9 @@ export async function produceWithRegistry(registry: string, topic: string, recor
     brokers: brokers().join(','), registry, topic, workdir: WORKDIR, produce: o.produce ?? true,
     records: records.map((r) => ({ partition: r.partition ?? 0, key: wire(r.key), value: wire(r.value) })),
   });
-  const child = spawn(python(), [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  child.stdin.end(input);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', (e) => reject(new Error(`could not run ${python()} for the registry producer: ${e.message}`)));
-    child.on('exit', resolve);
-  });
-  if (code !== 0) throw new Error(`the registry producer exited ${code}: ${err.trim()}`);
-  const parsed = JSON.parse(out) as { offsets: Array<[number, number]>; encoded: Array<{ key: string | null; value: string | null }> };
+  const parsed = await runPythonJson<{ offsets: Array<[number, number]>; encoded: Array<{ key: string | null; value: string | null }> }>(
+    SCRIPT, input, 'the registry producer',
+  );
   const buf = (s: string | null) => (s === null ? null : Buffer.from(s, 'base64'));
   return { offsets: parsed.offsets, encoded: parsed.encoded.map((e) => ({ key: buf(e.key), value: buf(e.value) })) };
 }
