@@ -36,6 +36,8 @@ import fastavro
 from confluent_kafka import Producer
 from google.protobuf import json_format
 
+from delivery import Deliveries
+
 HEADER_VERSION = 3
 COMPRESSION = {"none": 0, "zlib": 5}
 
@@ -133,25 +135,14 @@ def main() -> None:
             values.append(frame(v, payload))
             payloads.append(payload)
 
-    delivered = []
+    deliveries = Deliveries()
     if spec.get("produce", True):
         producer = Producer({"bootstrap.servers": spec["brokers"], "linger.ms": 20, "enable.idempotence": True, "acks": "all"})
-        errors = []
-
-        def report(err, msg):
-            if err is not None:
-                errors.append(str(err))
-            else:
-                delivered.append([msg.partition(), msg.offset()])
-
         for r, value in zip(spec["records"], values):
-            producer.produce(spec["topic"], partition=r.get("partition", 0), key=decode(r.get("key")), value=value, on_delivery=report)
+            producer.produce(spec["topic"], partition=r.get("partition", 0), key=decode(r.get("key")), value=value, on_delivery=deliveries.report)
             producer.poll(0)
-        left = producer.flush(30)
-        if errors or left:
-            print(f"delivery failed: {errors[0] if errors else f'{left} records not delivered within 30 s'}", file=sys.stderr)
-            sys.exit(1)
-    print(json.dumps({"offsets": delivered, "encoded": [encode(v) for v in values], "payload": [encode(p) for p in payloads]}))
+        deliveries.flush_or_exit(producer)
+    print(json.dumps({"offsets": deliveries.offsets, "encoded": [encode(v) for v in values], "payload": [encode(p) for p in payloads]}))
 
 
 if __name__ == "__main__":

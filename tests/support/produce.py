@@ -14,6 +14,8 @@ import sys
 
 from confluent_kafka import Producer
 
+from delivery import Deliveries
+
 
 def main() -> None:
     spec = json.load(sys.stdin)
@@ -25,19 +27,11 @@ def main() -> None:
         "enable.idempotence": True,
         "acks": "all",
     })
-    delivered = []
-    errors = []
-
-    def report(err, msg):
-        if err is not None:
-            errors.append(str(err))
-        else:
-            delivered.append([msg.partition(), msg.offset()])
-
+    deliveries = Deliveries()
     decode = lambda v: None if v is None else base64.b64decode(v)
     for r in spec["records"]:
         headers = [(name, decode(v)) for name, v in r.get("headers", [])]
-        kwargs = {"partition": r["partition"], "key": decode(r.get("key")), "value": decode(r.get("value")), "headers": headers, "on_delivery": report}
+        kwargs = {"partition": r["partition"], "key": decode(r.get("key")), "value": decode(r.get("value")), "headers": headers, "on_delivery": deliveries.report}
         if "timestamp" in r:
             kwargs["timestamp"] = r["timestamp"]
         while True:
@@ -47,11 +41,8 @@ def main() -> None:
             except BufferError:
                 producer.poll(0.1)
         producer.poll(0)
-    left = producer.flush(30)
-    if errors or left:
-        print(f"delivery failed: {errors[0] if errors else f'{left} records not delivered within 30 s'}", file=sys.stderr)
-        sys.exit(1)
-    print(json.dumps({"delivered": len(delivered), "offsets": delivered}))
+    deliveries.flush_or_exit(producer)
+    print(json.dumps({"delivered": len(deliveries.offsets), "offsets": deliveries.offsets}))
 
 
 if __name__ == "__main__":
