@@ -2,7 +2,8 @@
  * A Confluent-compatible registry over its REST API (Confluent Schema Registry, Apicurio's
  * /apis/ccompat/v7, Karapace, Redpanda): `GET /schemas/ids/{id}` for a record's schema, and
  * `GET /subjects/{subject}/versions/{version}` for each schema it references, recursively.
- * The schema type is absent for Avro, as the API writes it.
+ * The schema type is absent for Avro, as the API writes it. Only a 404 carrying the API's own
+ * not-found code means the schema is missing; any other answer but 200 means the registry did not.
  */
 import { httpGet, type HttpSettings } from './http-get.ts';
 import { RegistryUnavailableError, SchemaNotFoundError, type DataFormat, type RegisteredSchema, type SchemaRegistry, type SchemaReference } from './registry.ts';
@@ -26,7 +27,11 @@ export function confluentRegistry(uri: string, http: HttpSettings): SchemaRegist
     } catch (e) {
       throw new RegistryUnavailableError(uri, `GET ${url.pathname}: ${(e as Error).message}`, e);
     }
-    if (answer.status === 404) throw new SchemaNotFoundError(schemaId, uri, `GET ${url.pathname} answered 404 ${errorMessage(answer.body)}`);
+    if (answer.status === 404 && NOT_FOUND_CODES.has(errorCode(answer.body))) throw new SchemaNotFoundError(schemaId, uri, `GET ${url.pathname} answered 404 ${errorMessage(answer.body)}`);
+    if (answer.status === 404) {
+      // A 404 without the registry's own "not found" code is a wrong URL, not a missing schema: nothing may be sent on because of it.
+      throw new RegistryUnavailableError(uri, `GET ${url.pathname} answered 404 without a registry error code ${errorMessage(answer.body)}: is schemaRegistryUri the registry's API base (e.g. http://127.0.0.1:28081/apis/ccompat/v7 for Apicurio)?`);
+    }
     if (answer.status !== 200) throw new RegistryUnavailableError(uri, `GET ${url.pathname} answered ${answer.status} ${errorMessage(answer.body)}`);
     try {
       const parsed = JSON.parse(answer.body) as SchemaAnswer;
@@ -62,6 +67,18 @@ function dataFormat(schemaType: string | undefined): DataFormat {
       return 'JSON';
     default:
       return 'AVRO';
+  }
+}
+
+/** The Confluent API's codes for a missing subject (40401), version (40402) or schema (40403). */
+const NOT_FOUND_CODES: ReadonlySet<number | undefined> = new Set([40401, 40402, 40403]);
+
+function errorCode(body: string): number | undefined {
+  try {
+    const code = (JSON.parse(body) as { error_code?: unknown }).error_code;
+    return typeof code === 'number' ? code : undefined;
+  } catch {
+    return undefined;
   }
 }
 
