@@ -90,6 +90,15 @@ describe('planWork', () => {
     expect(rememberItems(work)).toEqual([]);
   });
 
+  it('takes the registry\'s verdict again on every fetch: a record that now decodes is fresh work, a new reason replaces the old one', () => {
+    const waiting: RememberedItem = { from: 4, until: 4, attempts: 0, bytes: 0, sendFailures: 3, giveUp: 'SCHEMA_NOT_FOUND', error: 'no schema 99' };
+    const decodesNow = planWork(range(0, 7), all, limits, [waiting]);
+    expect(offsetsOf(decodesNow)).toEqual([[0, 1, 2, 3], [4, 5, 6, 7]]);
+    expect(decodesNow.every((w) => w.giveUp === undefined)).toBe(true);
+    const otherReason = planWork(range(0, 7), all, limits, [waiting], new Map([[4, { reason: 'DESERIALIZATION_ERROR' as const, error: 'truncated' }]]));
+    expect(otherReason[1]).toMatchObject({ giveUp: 'DESERIALIZATION_ERROR', error: 'truncated', sendFailures: 3, remembered: true });
+  });
+
   it('brings back an undecodable record whose send to the destination failed as it was left, sends counted', () => {
     const undecodable = new Map<number, Undecodable>([[4, { reason: 'SCHEMA_NOT_FOUND', error: 'no schema 99' }]]);
     const waiting: RememberedItem = { from: 4, until: 4, attempts: 0, bytes: 0, sendFailures: 2, giveUp: 'SCHEMA_NOT_FOUND', error: 'no schema 99' };

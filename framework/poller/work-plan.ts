@@ -11,7 +11,7 @@
  */
 import { planChunks, type ChunkLimits } from '../chunking/chunker.ts';
 import type { KafkaRecord } from '../event/record.ts';
-import type { FailureReason, SchemaFailureReason } from '../failure/policy.ts';
+import { isSchemaFailure, type FailureReason, type SchemaFailureReason } from '../failure/policy.ts';
 
 export interface WorkItem {
   records: KafkaRecord[];
@@ -96,7 +96,16 @@ export function planWork(
     if (!bad && !matches(r)) continue;
     while (i < remembered.length && remembered[i]!.until < r.offset) i++;
     const m = remembered[i];
-    if (m && r.offset >= m.from) {
+    if (m && r.offset >= m.from && m.giveUp && isSchemaFailure(m.giveUp)) {
+      // The registry's verdict is taken again on every fetch: a schema registered since decodes now.
+      closeOpen();
+      if (bad) {
+        flushFresh();
+        work.push({ records: [r], attempts: 0, bytes: 0, giveUp: bad.reason, error: bad.error, sendFailures: m.sendFailures, remembered: true });
+      } else {
+        fresh.push(r);
+      }
+    } else if (m && r.offset >= m.from) {
       flushFresh();
       if (open?.item !== m) {
         closeOpen();
