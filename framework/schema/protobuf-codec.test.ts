@@ -1,4 +1,5 @@
 import protobuf from 'protobufjs';
+import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { describe, expect, it } from 'vitest';
 import { compileCodec } from './codec.ts';
 import { DecodeError } from './decode-error.ts';
@@ -53,6 +54,11 @@ const protoSchema = (definition: string, references: RegisteredSchema['reference
 const jsonOf = (schema: RegisteredSchema, registry: RegistryKind, payload: Buffer) => {
   const codec = compileCodec(schema, registry);
   return JSON.parse(codec.toJson(codec.decode(payload))) as unknown;
+};
+/** A FileDescriptorProto in base64, as Confluent's Python serializer registers a schema. */
+const descriptorSchema = (file: object): RegisteredSchema => {
+  const type = (descriptor as unknown as { FileDescriptorProto: protobuf.Type }).FileDescriptorProto;
+  return protoSchema(Buffer.from(type.encode(type.fromObject(file)).finish()).toString('base64'));
 };
 /** An unsigned varint (Glue's message index). */
 const uvarint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...uvarint(n >>> 7)]);
@@ -127,6 +133,59 @@ describe('Protobuf codec: Confluent message indexes', () => {
   });
 });
 
+describe('Protobuf codec: Confluent message indexes and map fields', () => {
+  const CART = `syntax = "proto3";
+package shop;
+message Cart {
+  map<string, int32> counts = 1;
+  message Item { string sku = 1; }
+  message Other { int32 n = 1; }
+}
+`;
+  const shop = producer(CART);
+  // As protoc writes the file: the entry type of \`counts\` is a nested_type, where the field is declared.
+  const field = (name: string, number: number, type: number, extra: object = {}) => ({ name, number, label: 1, type, jsonName: name, ...extra });
+  const cartDescriptor = descriptorSchema({
+    name: 'cart.proto',
+    package: 'shop',
+    syntax: 'proto3',
+    messageType: [
+      {
+        name: 'Cart',
+        field: [field('counts', 1, 11, { label: 3, typeName: '.shop.Cart.CountsEntry' })],
+        nestedType: [
+          { name: 'CountsEntry', field: [field('key', 1, 9), field('value', 2, 5)], options: { mapEntry: true } },
+          { name: 'Item', field: [field('sku', 1, 9)] },
+          { name: 'Other', field: [field('n', 1, 5)] },
+        ],
+      },
+    ],
+  });
+  const item = encode(shop, 'shop.Cart.Item', { sku: 'k-1' });
+  const other = encode(shop, 'shop.Cart.Other', { n: 7 });
+
+  it("descriptor form: counts the entry types stored in nested_type, as the Python serializer's indexes do", () => {
+    // confluent_kafka's _create_index_array: Item is nested_types[1] of Cart, after CountsEntry.
+    expect(jsonOf(cartDescriptor, 'confluent', Buffer.concat([Buffer.from([0x04, 0x00, 0x02]), item]))).toEqual({ sku: 'k-1' });
+    expect(jsonOf(cartDescriptor, 'confluent', Buffer.concat([Buffer.from([0x04, 0x00, 0x04]), other]))).toEqual({ n: 7 });
+    const cart = encode(shop, 'shop.Cart', { counts: { a: 2 } });
+    expect(jsonOf(cartDescriptor, 'confluent', Buffer.concat([Buffer.from([0]), cart]))).toEqual({ counts: { a: 2 } });
+  });
+
+  it('descriptor form: refuses an index that names the entry type of a map field', () => {
+    const codec = compileCodec(cartDescriptor, 'confluent');
+    expect(() => codec.decode(Buffer.concat([Buffer.from([0x04, 0x00, 0x00]), item]))).toThrow(DecodeError);
+    expect(() => codec.decode(Buffer.concat([Buffer.from([0x04, 0x00, 0x00]), item]))).toThrow('message index 0.0 names shop.Cart.CountsEntry, the entry type of a map field');
+    expect(() => codec.decode(Buffer.concat([Buffer.from([0x04, 0x00, 0x06]), item]))).toThrow('message index 0.3 names no message of the schema');
+  });
+
+  it(".proto text: counts declared messages only, as the Java serializer's element model does", () => {
+    // ProtobufSchema.toMessageIndexes walks MessageElement.getNestedTypes(); a map<> field parsed from text adds no entry there.
+    expect(jsonOf(protoSchema(CART), 'confluent', Buffer.concat([Buffer.from([0x04, 0x00, 0x00]), item]))).toEqual({ sku: 'k-1' });
+    expect(jsonOf(protoSchema(CART), 'confluent', Buffer.concat([Buffer.from([0x04, 0x00, 0x02]), other]))).toEqual({ n: 7 });
+  });
+});
+
 describe('Protobuf codec: Glue message index', () => {
   const root = producer(ORDERS);
 
@@ -172,7 +231,7 @@ message Zebra { string stripes = 1; }
     // The entry of `b_map` is BMapEntry, which sorts before Bz ('M' < 'z'): Bz is 2.
     const named = 'syntax = "proto3";\npackage p;\nmessage A {\n  map<string, int32> b_map = 1;\n  message Bz { int32 n = 1; }\n}\n';
     expect(jsonOf(protoSchema(named), 'glue', Buffer.concat([Buffer.from([2]), encode(producer(named), 'p.A.Bz', { n: 4 })]))).toEqual({ n: 4 });
-    // Confluent's indexes count declared messages only: Item is [0, 0].
+    // Confluent's indexes over .proto text count declared messages only: Item is [0, 0].
     expect(jsonOf(schema, 'confluent', Buffer.concat([Buffer.from([0x04, 0x00, 0x00]), encode(shop, 'shop.Cart.Item', { sku: 'c' })]))).toEqual({ sku: 'c' });
   });
 });

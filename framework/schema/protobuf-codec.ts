@@ -5,7 +5,20 @@
  *
  * Which message of the file a record holds is written before it:
  * - Confluent: message indexes, the path of the type among the file's messages in declaration
- *   order (top level, then nested), wire.ts reads them;
+ *   order (top level, then nested), wire.ts reads them. Whether the entry type of a map field
+ *   takes a place follows the form the schema was registered in:
+ *   - a FileDescriptorProto (as Confluent's Python serializer registers it): the path walks its
+ *     message_type / nested_type as stored, entry types included, since the Python serializer's
+ *     `_create_index_array` counts the descriptor's `nested_types`; an index naming an entry is
+ *     refused;
+ *   - .proto text: declared messages only, as the Java serializer counts them.
+ *     `ProtobufSchema.toMessageIndexes` (and `toMessageName` on the reading side) walks the
+ *     wire-schema element model, `ProtoFileElement.getTypes()` then
+ *     `MessageElement.getNestedTypes()`, counting each MessageElement. Parsed from text, a
+ *     `map<K, V>` field is a FieldElement of that type with no nested element: the entry type
+ *     is made only when the descriptor is built (`toDynamicMessage`, "newly created map entry
+ *     messages are at the end"). A `message XEntry { option map_entry = true; ... }` written out
+ *     in the text is an element, and is counted (Java skips it only with normalize.schemas);
  * - Glue: one unsigned varint, the type's position among all the file's messages, nested ones
  *   included, sorted by full name (aws-glue-schema-registry's MessageIndexFinder). Glue's
  *   descriptors also hold the entry type of each map field (`Cart.AttributesEntry`, named as its
@@ -41,16 +54,7 @@ export function protobufCodec(schema: RegisteredSchema, registry: RegistryKind):
   const own = loadFile(schema.definition, true);
   const ownRoot = new protobuf.Root().addJSON(own.json); // not resolved: it only lists the file's messages
   const topLevel = messagesOf((own.pkg ? ownRoot.lookup(own.pkg) : ownRoot) as protobuf.Namespace | null);
-  const byPath = (indexes: number[]): protobuf.Type => {
-    let candidates = topLevel;
-    let type: protobuf.Type | undefined;
-    for (const i of indexes) {
-      type = candidates[i];
-      if (!type) throw new DecodeError(`message index ${indexes.join('.')} names no message of the schema`);
-      candidates = messagesOf(type);
-    }
-    return root.lookupType(type!.fullName);
-  };
+  const byPath = (indexes: number[]): protobuf.Type => root.lookupType(own.descriptor ? descriptorPath(own.descriptor, indexes) : textPath(topLevel, indexes));
   const sorted = glueIndexed(topLevel).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {
     decode: (payload) =>
@@ -78,16 +82,62 @@ export function protobufCodec(schema: RegisteredSchema, registry: RegistryKind):
  * serializers register it, and Apicurio keeps it) a base64 FileDescriptorProto; field names are
  * camelCased, as proto3's JSON mapping names them, unless `keepCase`.
  */
-function loadFile(definition: string, keepCase: boolean): { json: Record<string, protobuf.AnyNestedObject>; imports: string[]; pkg: string | undefined } {
+function loadFile(definition: string, keepCase: boolean): LoadedFile {
   const text = definition.trim();
   if (!BASE64.test(text)) {
     const parsed = protobuf.parse(text, new protobuf.Root(), { ...PARSE, keepCase });
     return { json: parsed.root.toJSON().nested ?? {}, imports: parsed.imports ?? [], pkg: parsed.package };
   }
-  const file = (descriptor as unknown as { FileDescriptorProto: protobuf.Type }).FileDescriptorProto.decode(Buffer.from(text, 'base64')) as unknown as { package?: string; dependency?: string[] };
+  const file = (descriptor as unknown as { FileDescriptorProto: protobuf.Type }).FileDescriptorProto.decode(Buffer.from(text, 'base64')) as unknown as FileProto;
   const built = (protobuf.Root as unknown as { fromDescriptor(set: unknown): protobuf.Root }).fromDescriptor({ file: [file] });
   const json = built.toJSON().nested ?? {};
-  return { json: keepCase ? json : camelCaseFields(json), imports: file.dependency ?? [], pkg: file.package || undefined };
+  return { json: keepCase ? json : camelCaseFields(json), imports: file.dependency ?? [], pkg: file.package || undefined, descriptor: file };
+}
+
+interface LoadedFile {
+  json: Record<string, protobuf.AnyNestedObject>;
+  imports: string[];
+  pkg: string | undefined;
+  /** The FileDescriptorProto as registered, when it was (protobufjs's root has no map entry types). */
+  descriptor?: FileProto;
+}
+
+/** What the index path needs of a decoded FileDescriptorProto / DescriptorProto. */
+interface FileProto {
+  package?: string;
+  dependency?: string[];
+  messageType?: MessageProto[];
+}
+interface MessageProto {
+  name?: string;
+  nestedType?: MessageProto[];
+  options?: { mapEntry?: boolean } | null;
+}
+
+/** The full name (no leading dot) of the message at Confluent indexes, among the descriptor's message_type / nested_type as stored. */
+function descriptorPath(file: FileProto, indexes: number[]): string {
+  const names = file.package ? [file.package] : [];
+  let candidates = file.messageType ?? [];
+  for (const i of indexes) {
+    const message = candidates[i];
+    if (!message) throw new DecodeError(`message index ${indexes.join('.')} names no message of the schema`);
+    names.push(message.name ?? '');
+    if (message.options?.mapEntry) throw new DecodeError(`message index ${indexes.join('.')} names ${names.join('.')}, the entry type of a map field, not a message of the schema`);
+    candidates = message.nestedType ?? [];
+  }
+  return names.join('.');
+}
+
+/** The full name of the message at Confluent indexes, among the messages the .proto text declares. */
+function textPath(topLevel: protobuf.Type[], indexes: number[]): string {
+  let candidates = topLevel;
+  let type: protobuf.Type | undefined;
+  for (const i of indexes) {
+    type = candidates[i];
+    if (!type) throw new DecodeError(`message index ${indexes.join('.')} names no message of the schema`);
+    candidates = messagesOf(type);
+  }
+  return type!.fullName;
 }
 
 /** A whole definition in base64 (a serialized descriptor); .proto text always has spaces, `;` or `{`. */
