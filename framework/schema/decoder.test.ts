@@ -229,4 +229,31 @@ describe('RecordDecoder: schema lookups', () => {
     expect((await d.decode([record(0, avroValue)]))[0]!.ok).toBe(true);
     expect(registry.lookups).toEqual(['7', '7']);
   });
+
+  it('asks once per batch for an id the registry does not have, however many records name it, and never again for a schema that does not compile', async () => {
+    const registry = memoryRegistry('confluent');
+    const d = decoder(registry);
+    const unknown = confluent(404, Buffer.from([2, 0x78]));
+    const broken = confluent(12, Buffer.from([0]));
+    const batch = Array.from({ length: 1_200 }, (_, i) => record(i, i % 2 ? unknown : broken));
+    const first = await d.decode(batch);
+    expect(first.filter((r) => !r.ok && r.reason === 'SCHEMA_NOT_FOUND')).toHaveLength(600);
+    expect(first.filter((r) => !r.ok && r.reason === 'DESERIALIZATION_ERROR')).toHaveLength(600);
+    await d.decode(batch);
+    expect(registry.lookups.sort()).toEqual(['12', '404', '404']);
+  });
+
+  it('makes a record that breaks a codec in an unforeseen way its own DESERIALIZATION_ERROR, not the batch\'s', async () => {
+    const registry = memoryRegistry('confluent');
+    const d = decoder(registry);
+    const [good] = await d.decode([record(0, avroValue)]);
+    expect(good!.ok).toBe(true);
+    const codec = (d as unknown as { compiled: Map<string, { codec: { decode: () => unknown } }> }).compiled.get('7')!.codec;
+    codec.decode = () => {
+      throw new TypeError('something no codec should throw');
+    };
+    const out = await d.decode([record(1, avroValue)]);
+    expect(out[0]).toMatchObject({ ok: false, reason: 'DESERIALIZATION_ERROR' });
+    expect(out[0]!.ok ? '' : out[0]!.error).toMatch(/something no codec should throw/);
+  });
 });

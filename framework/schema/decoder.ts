@@ -48,28 +48,94 @@ class RecordFailure extends Error {
   }
 }
 
+/** Distinct schemas looked up at once for one batch, at most. */
+const PARALLEL_LOOKUPS = 8;
+/** Records decoded between two yields to the event loop (heartbeat timers, other partitions). */
+const YIELD_EVERY = 500;
+
+/** Why a schema id cannot serve, for one batch (not found) or for good (a schema that does not compile). */
+type Unusable = { reason: SchemaFailureReason; detail: string };
+
 export class RecordDecoder {
   private readonly compiled = new Map<string, Compiled>();
+  /** A registered schema never changes: one that does not compile never will. */
+  private readonly uncompilable = new Map<string, string>();
 
   constructor(private readonly o: DecoderOptions) {}
 
-  /** One outcome per record, in order; throws RegistryUnavailableError when the registry did not answer. */
+  /**
+   * One outcome per record, in order; throws RegistryUnavailableError when the registry did not
+   * answer. The batch's schema ids are looked up first, each once and several at a time, so a
+   * batch full of records of one unknown id costs one lookup, not one per record.
+   */
   async decode(records: readonly KafkaRecord[]): Promise<Decoded[]> {
+    const unusable = await this.lookUp(records);
     const out: Decoded[] = [];
-    for (const record of records) {
+    for (const [i, record] of records.entries()) {
+      if (i > 0 && i % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
       try {
-        out.push({ ok: true, record: await this.decodeRecord(record) });
+        out.push({ ok: true, record: this.decodeRecord(record, unusable) });
       } catch (e) {
-        if (!(e instanceof RecordFailure)) throw e;
-        out.push({ ok: false, record, reason: e.reason, error: e.message });
+        // Anything a library throws on a record's bytes is that record's DESERIALIZATION_ERROR, never the member's crash.
+        const failure = e instanceof RecordFailure ? e : new RecordFailure('DESERIALIZATION_ERROR', `the record could not be decoded: ${(e as Error).message}`);
+        out.push({ ok: false, record, reason: failure.reason, error: failure.message });
       }
     }
     return out;
   }
 
-  private async decodeRecord(record: KafkaRecord): Promise<KafkaRecord> {
-    const key = this.o.key && record.key !== null ? await this.attribute('key', record.key) : undefined;
-    const value = this.o.value && record.value !== null ? await this.attribute('value', record.value) : undefined;
+  /** Compiles every schema the records name that is not compiled yet; returns the ids that cannot serve this batch. */
+  private async lookUp(records: readonly KafkaRecord[]): Promise<Map<string, Unusable>> {
+    const unusable = new Map<string, Unusable>();
+    const wanted = new Set<string>();
+    const want = (bytes: Buffer | null) => {
+      if (bytes === null) return;
+      try {
+        const { schemaId } = readFrame(this.o.registry.kind, bytes);
+        if (this.compiled.has(schemaId)) return;
+        const compileError = this.uncompilable.get(schemaId);
+        if (compileError) unusable.set(schemaId, { reason: 'DESERIALIZATION_ERROR', detail: compileError });
+        else wanted.add(schemaId);
+      } catch {
+        // Not a frame: the record's own DESERIALIZATION_ERROR, found again when it is decoded.
+      }
+    };
+    for (const r of records) {
+      if (this.o.key) want(r.key);
+      if (this.o.value) want(r.value);
+    }
+    const ids = [...wanted];
+    for (let at = 0; at < ids.length; at += PARALLEL_LOOKUPS) {
+      await Promise.all(ids.slice(at, at + PARALLEL_LOOKUPS).map(async (schemaId) => {
+        const failure = await this.compile(schemaId);
+        if (failure) unusable.set(schemaId, failure);
+      }));
+    }
+    return unusable;
+  }
+
+  private async compile(schemaId: string): Promise<Unusable | undefined> {
+    let schema;
+    try {
+      schema = await this.o.registry.lookup(schemaId);
+    } catch (e) {
+      if (e instanceof SchemaNotFoundError) return { reason: 'SCHEMA_NOT_FOUND', detail: e.message };
+      throw e;
+    }
+    try {
+      this.compiled.set(schemaId, { codec: compileCodec(schema, this.o.registry.kind), metadata: { dataFormat: schema.format, schemaId } });
+      return undefined;
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      const detail = `${e.message} (schema ${schemaId})`;
+      this.uncompilable.set(schemaId, detail);
+      return { reason: 'DESERIALIZATION_ERROR', detail };
+    }
+  }
+
+  private decodeRecord(record: KafkaRecord, unusable: Map<string, Unusable>): KafkaRecord {
+    const key = this.o.key && record.key !== null ? this.attribute('key', record.key, unusable) : undefined;
+    const value = this.o.value && record.value !== null ? this.attribute('value', record.value, unusable) : undefined;
     if (!key && !value) return record;
     const out: KafkaRecord = { ...record, received: { key: record.key, value: record.value } };
     if (key) {
@@ -84,17 +150,18 @@ export class RecordDecoder {
     return out;
   }
 
-  private async attribute(which: 'key' | 'value', bytes: Buffer): Promise<{ bytes: Buffer; metadata: SchemaMetadata; json?: Buffer }> {
-    const kind = this.o.registry.kind;
+  private attribute(which: 'key' | 'value', bytes: Buffer, unusable: Map<string, Unusable>): { bytes: Buffer; metadata: SchemaMetadata; json?: Buffer } {
     const fail = (reason: SchemaFailureReason, detail: string) => new RecordFailure(reason, `the record's ${which}: ${detail}`);
     let frame;
     try {
-      frame = readFrame(kind, bytes);
+      frame = readFrame(this.o.registry.kind, bytes);
     } catch (e) {
       if (e instanceof FrameError) throw fail('DESERIALIZATION_ERROR', e.message);
       throw e;
     }
-    const { codec, metadata } = await this.schema(frame.schemaId, (detail) => fail('SCHEMA_NOT_FOUND', detail), (detail) => fail('DESERIALIZATION_ERROR', detail));
+    const cannot = unusable.get(frame.schemaId);
+    if (cannot) throw fail(cannot.reason, cannot.detail);
+    const { codec, metadata } = this.compiled.get(frame.schemaId)!;
     let payload = frame.payload;
     if (frame.compressed) {
       try {
@@ -113,27 +180,5 @@ export class RecordDecoder {
     if (this.o.format === 'JSON') return { bytes: Buffer.from(codec.toJson(decoded)), metadata };
     const json = which === 'value' && this.o.filters ? Buffer.from(codec.toJson(decoded)) : undefined;
     return { bytes: payload, metadata, ...(json ? { json } : {}) };
-  }
-
-  private async schema(schemaId: string, notFound: (d: string) => Error, undecodable: (d: string) => Error): Promise<Compiled> {
-    const known = this.compiled.get(schemaId);
-    if (known) return known;
-    let schema;
-    try {
-      schema = await this.o.registry.lookup(schemaId);
-    } catch (e) {
-      if (e instanceof SchemaNotFoundError) throw notFound(e.message);
-      throw e;
-    }
-    let codec: Codec;
-    try {
-      codec = compileCodec(schema, this.o.registry.kind);
-    } catch (e) {
-      if (e instanceof DecodeError) throw undecodable(`${e.message} (schema ${schemaId})`);
-      throw e;
-    }
-    const compiled = { codec, metadata: { dataFormat: schema.format, schemaId } };
-    this.compiled.set(schemaId, compiled);
-    return compiled;
   }
 }
