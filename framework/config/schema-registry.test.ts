@@ -47,6 +47,13 @@ describe('buildSchemaRegistry', () => {
     ]);
   });
 
+  it('refuses credentials in the URL, which would be logged, pointing at BASIC_AUTH', () => {
+    expect(buildSchemaRegistry({ ...base, schemaRegistryUri: 'https://alice:s3cret@registry.example.com/apis/ccompat/v7' }, AT).problems).toEqual([
+      `${AT}.schemaRegistryConfig.schemaRegistryUri: carries a user name or password in the URL, which would be logged and stored in the deployed task; put them in a BASIC_AUTH secret under accessConfigs instead.`,
+    ]);
+    expect(buildSchemaRegistry({ ...base, schemaRegistryUri: 'https://registry.example.com/path@v7' }, AT).problems).toEqual([]);
+  });
+
   it('refuses the same access type twice', () => {
     const { problems } = buildSchemaRegistry({ ...base, accessConfigs: [{ type: 'BASIC_AUTH', uri: SECRET }, { type: 'BASIC_AUTH', uri: CA }] }, AT);
     expect(problems).toEqual([`${AT}.schemaRegistryConfig.accessConfigs: names BASIC_AUTH twice; keep one.`]);

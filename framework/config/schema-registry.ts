@@ -97,6 +97,9 @@ export function buildSchemaRegistry(input: SchemaRegistryConfigInput, path: stri
   if (!glue && input.schemaRegistryUri.startsWith('http:') && (access.clientCertificateSecretArn || access.rootCaSecretArn)) {
     problems.push(`${at}.accessConfigs: CLIENT_CERTIFICATE_TLS_AUTH and SERVER_ROOT_CA_CERTIFICATE need TLS; use an https:// schemaRegistryUri, or remove them.`);
   }
+  if (!glue && /^https?:\/\/[^/]*@/.test(input.schemaRegistryUri)) {
+    problems.push(`${at}.schemaRegistryUri: carries a user name or password in the URL, which would be logged and stored in the deployed task; put them in a BASIC_AUTH secret under accessConfigs instead.`);
+  }
   const spec: SchemaRegistrySpec = {
     uri: input.schemaRegistryUri,
     ...(glue ? { glue: { partition: glue[1]!, region: glue[2]!, accountId: glue[3]!, registryName: glue[4]! } } : {}),

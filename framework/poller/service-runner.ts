@@ -20,7 +20,7 @@ import { startHttpServer } from '../observe/http-server.ts';
 import { startEmfReporter, type EmfSettings } from '../observe/emf.ts';
 import { PollerMetrics } from '../observe/metrics.ts';
 import type { Logger } from '../observe/logger.ts';
-import { createRecordDecoder } from '../schema/index.ts';
+import { createRecordDecoder, type RecordDecoder } from '../schema/index.ts';
 import { groupByCluster } from './clusters.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { applyStartingPosition } from './starting-position.ts';
@@ -74,6 +74,11 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   // Secrets are read once, before anything connects: a missing one fails the start with its name.
   const security = await resolveTriggerSecurity(triggers, o.secrets, o.iam);
   let secrets: SecretSource | undefined;
+  const decoders = new Map<TriggerSpec, RecordDecoder>();
+  for (const t of triggers) {
+    if (!t.schemaRegistry) continue;
+    decoders.set(t, await createRecordDecoder(t.schemaRegistry, { path: t.path, filters: t.filterPatterns.length > 0, secrets: () => (secrets ??= o.secrets ?? defaultSecretSource()) }));
+  }
 
   // Health is served from before the first connection: /readyz answers 503 until every trigger joined.
   const health = new HealthTracker(triggers, o.events);
@@ -112,7 +117,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     }
     await o.invoker.prepare();
     for (const trigger of triggers) {
-      const decoder = trigger.schemaRegistry && (await createRecordDecoder(trigger.schemaRegistry, { path: trigger.path, filters: trigger.filterPatterns.length > 0, secrets: () => (secrets ??= o.secrets ?? defaultSecretSource()) }));
+      const decoder = decoders.get(trigger);
       pollers.push(createPoller({
         trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker: o.invoker, logger: o.logger, events: o.events, onGiveUp: giveUp,
         ...(o.tuning ? { tuning: o.tuning } : {}),
