@@ -109,6 +109,23 @@ describe('Protobuf codec: Confluent message indexes', () => {
     expect(jsonOf(schema, 'confluent', payload)).toEqual({ sku: 'S', amount: { currency: 'EUR', units: '12' } });
   });
 
+  it('adds a well-known file once when the schema and a reference both import it', () => {
+    const common = 'syntax = "proto3";\npackage acme.common;\nimport "google/protobuf/timestamp.proto";\nmessage Audit {\n  google.protobuf.Timestamp at = 1;\n}\n';
+    const order = 'syntax = "proto3";\npackage acme.orders;\nimport "google/protobuf/timestamp.proto";\nimport "common.proto";\nmessage Placed {\n  google.protobuf.Timestamp placed_at = 1;\n  acme.common.Audit audit = 2;\n}\n';
+    const payload = Buffer.concat([Buffer.from([0]), encode(producer(common, order), 'acme.orders.Placed', { placed_at: { seconds: 5 }, audit: { at: { nanos: 3 } } })]);
+    const schema = protoSchema(order, [{ name: 'common.proto', schema: protoSchema(common) }]);
+    expect(jsonOf(schema, 'confluent', payload)).toEqual({ placedAt: { seconds: '5' }, audit: { at: { nanos: 3 } } });
+  });
+
+  it("uses protobufjs's own copy for a reference named as a well-known file (skip.known.types=false)", () => {
+    // The registry holds Google's file as a subject of its own; the schema names it as a reference.
+    const timestamp = 'syntax = "proto3";\npackage google.protobuf;\noption java_package = "com.google.protobuf";\nmessage Timestamp {\n  int64 seconds = 1;\n  int32 nanos = 2;\n}\n';
+    const event = 'syntax = "proto3";\npackage acme;\nimport "google/protobuf/timestamp.proto";\nmessage Event {\n  google.protobuf.Timestamp at = 1;\n}\n';
+    const payload = Buffer.concat([Buffer.from([0]), encode(producer(event), 'acme.Event', { at: { seconds: 9, nanos: 1 } })]);
+    const schema = protoSchema(event, [{ name: 'google/protobuf/timestamp.proto', schema: protoSchema(timestamp) }]);
+    expect(jsonOf(schema, 'confluent', payload)).toEqual({ at: { seconds: '9', nanos: 1 } });
+  });
+
   it('counts only the file\'s own messages, in declaration order, not a referenced file\'s', () => {
     const other = 'syntax = "proto3";\npackage acme;\nmessage Aaa { string a = 1; }\n';
     const main = 'syntax = "proto3";\npackage acme;\nimport "other.proto";\nmessage Zed { string z = 1; }\nmessage Bee { Aaa a = 1; }\n';

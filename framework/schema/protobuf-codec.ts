@@ -1,7 +1,9 @@
 /**
  * Protobuf with protobufjs (.proto text, or a FileDescriptorProto, read at run time: no generated
  * code; the library Powertools' Kafka deserializer uses). Referenced files are added to one root
- * before the schema; Google's well-known types come from protobufjs's own copies.
+ * before the schema; Google's well-known types come from protobufjs's own copies, each file once
+ * however many files import it, and also for a reference named as one of those files (a schema
+ * registered with skip.known.types=false carries Google's file as a reference of its own).
  *
  * Which message of the file a record holds is written before it:
  * - Confluent: message indexes, the path of the type among the file's messages in declaration
@@ -39,14 +41,19 @@ const TO_JSON = { longs: String, enums: String, bytes: String, json: true } as c
 
 export function protobufCodec(schema: RegisteredSchema, registry: RegistryKind): Codec {
   const root = new protobuf.Root();
-  const parsedFiles = new Set<string>();
+  // By file name, each once: the schema (''), its references, and the well-known files any of them import.
+  const addedFiles = new Set<string>();
   const parseInto = (s: RegisteredSchema, name: string) => {
-    if (parsedFiles.has(name)) return;
-    parsedFiles.add(name);
+    if (addedFiles.has(name)) return;
+    addedFiles.add(name);
+    if (addWellKnown(root, name)) return; // registered with skip.known.types=false: a reference to Google's own file
     for (const ref of s.references) parseInto(ref.schema, ref.name);
     const file = loadFile(s.definition, false);
     root.addJSON(file.json);
-    for (const imported of file.imports) addWellKnown(root, imported);
+    for (const imported of file.imports) {
+      if (addedFiles.has(imported)) continue;
+      if (addWellKnown(root, imported)) addedFiles.add(imported);
+    }
   };
   parseInto(schema, '');
   root.resolveAll();
@@ -177,7 +184,10 @@ function mapEntryName(field: string): string {
   return `${camel.charAt(0).toUpperCase()}${camel.slice(1)}Entry`;
 }
 
-function addWellKnown(root: protobuf.Root, file: string): void {
+/** Adds protobufjs's copy of a well-known file (google/protobuf/timestamp.proto, ...); false when it ships none by that name. */
+function addWellKnown(root: protobuf.Root, file: string): boolean {
   const json = protobuf.common.get(file);
-  if (json?.nested) root.addJSON(json.nested);
+  if (!json?.nested) return false;
+  root.addJSON(json.nested);
+  return true;
 }
