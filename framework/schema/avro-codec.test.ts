@@ -133,6 +133,22 @@ describe('Avro codec', () => {
     expect(jsonOf(schema, payload)).toBe('{"to":{"city":"Lyon","zip":"69001"},"from":{"city":"Paris","zip":null}}');
   });
 
+  it('compiles a reference shared by two others once (A references B and C, both reference D)', () => {
+    const money = { type: 'record', name: 'Money', namespace: 'com.acme.common', fields: [{ name: 'units', type: 'long' }, { name: 'currency', type: 'string' }] };
+    const line = { type: 'record', name: 'Line', namespace: 'com.acme', fields: [{ name: 'sku', type: 'string' }, { name: 'price', type: 'com.acme.common.Money' }] };
+    const fee = { type: 'record', name: 'Fee', namespace: 'com.acme', fields: [{ name: 'amount', type: 'com.acme.common.Money' }] };
+    const invoice = { type: 'record', name: 'Invoice', namespace: 'com.acme', fields: [{ name: 'line', type: 'com.acme.Line' }, { name: 'fee', type: 'com.acme.Fee' }] };
+    const moneyRef = { name: 'com.acme.common.Money', schema: avroSchema(money) };
+    const schema = avroSchema(invoice, [
+      { name: 'com.acme.Line', schema: avroSchema(line, [moneyRef]) },
+      { name: 'com.acme.Fee', schema: avroSchema(fee, [moneyRef]) },
+    ]);
+    // The producer's view: each type inlined once.
+    const inlined = { ...invoice, fields: [{ name: 'line', type: { ...line, fields: [line.fields[0], { name: 'price', type: money }] } }, { name: 'fee', type: fee }] };
+    const payload = avro.Type.forSchema(inlined as avro.Schema, { wrapUnions: true }).toBuffer({ line: { sku: 'A', price: { units: 3, currency: 'EUR' } }, fee: { amount: { units: 1, currency: 'EUR' } } });
+    expect(jsonOf(schema, payload)).toBe('{"line":{"sku":"A","price":{"units":3,"currency":"EUR"}},"fee":{"amount":{"units":1,"currency":"EUR"}}}');
+  });
+
   it('refuses a schema that names a type no reference defines, as a DecodeError', () => {
     const schema = avroSchema({ type: 'record', name: 'Shipment', fields: [{ name: 'to', type: 'com.acme.common.Address' }] });
     expect(() => compileCodec(schema, 'confluent')).toThrow(DecodeError);

@@ -1,7 +1,8 @@
 /**
  * Avro with avsc (the fastest Avro implementation for JavaScript, maintained since 2015, no
  * dependencies). Referenced schemas are named types, compiled into one registry before the
- * schema that uses them. The whole payload must be one datum: trailing bytes are an error.
+ * schema that uses them, each once (by reference name) however many schemas reference it. The
+ * whole payload must be one datum: trailing bytes are an error.
  *
  * JSON rendering: plain JSON, not Avro's JSON encoding. Unions are unwrapped (`"x"`, not
  * `{"string": "x"}`), `bytes` and `fixed` become base64 text, enums their symbol, and a `long`
@@ -34,8 +35,14 @@ const longType = avro.types.LongType.__with({
 
 export function avroCodec(schema: RegisteredSchema): Codec {
   const registry: Record<string, avro.Type> = { long: longType };
+  const compiled = new Set<string>();
   const compile = (s: RegisteredSchema): avro.Type => {
-    for (const ref of s.references) compile(ref.schema);
+    for (const ref of s.references) {
+      // A reference shared by several (A -> B, C; B, C -> D) is compiled once: avsc refuses a name defined twice.
+      if (compiled.has(ref.name) || registry[ref.name]) continue;
+      compiled.add(ref.name);
+      compile(ref.schema);
+    }
     return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry, wrapUnions: true });
   };
   const type = compile(schema);
