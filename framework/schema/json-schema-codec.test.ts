@@ -50,6 +50,44 @@ describe('JSON Schema codec', () => {
     expect(() => codec.decode(Buffer.from('["EUR", 1.5, 3]'))).toThrow(DecodeError);
   });
 
+  it('validates by draft-04 when the schema says so (boolean exclusiveMaximum, id)', () => {
+    const stock = {
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      id: 'http://acme.example/stock.json',
+      type: 'object',
+      properties: {
+        qty: { type: 'integer', minimum: 0, maximum: 10, exclusiveMaximum: true },
+        sku: { $ref: '#/definitions/sku' },
+      },
+      required: ['qty'],
+      definitions: { sku: { type: 'string', pattern: '^[A-Z]+$' } },
+    };
+    const codec = compileCodec(jsonSchema(stock), 'confluent');
+    expect(codec.toJson(codec.decode(Buffer.from('{"qty":9,"sku":"AB"}')))).toBe('{"qty":9,"sku":"AB"}');
+    expect(codec.toJson(codec.decode(Buffer.from('{"qty":0}')))).toBe('{"qty":0}');
+    expect(() => codec.decode(Buffer.from('{"qty":10}'))).toThrow('the JSON does not match the registered schema: /qty must be < 10');
+    expect(() => codec.decode(Buffer.from('{"qty":1,"sku":"ab"}'))).toThrow('/sku must match pattern');
+  });
+
+  it('validates by draft-06 when the schema says so (numeric exclusiveMinimum, const, contains)', () => {
+    const reading = {
+      $schema: 'http://json-schema.org/draft-06/schema#',
+      type: 'object',
+      properties: {
+        celsius: { type: 'number', exclusiveMinimum: -273.15 },
+        unit: { const: 'C' },
+        tags: { type: 'array', contains: { const: 'calibrated' } },
+      },
+      required: ['celsius', 'unit'],
+    };
+    const codec = compileCodec(jsonSchema(reading), 'confluent');
+    const text = '{"celsius":-1.5,"unit":"C","tags":["x","calibrated"]}';
+    expect(codec.toJson(codec.decode(Buffer.from(text)))).toBe(text);
+    expect(() => codec.decode(Buffer.from('{"celsius":-273.15,"unit":"C"}'))).toThrow('/celsius must be > -273.15');
+    expect(() => codec.decode(Buffer.from('{"celsius":1,"unit":"F"}'))).toThrow('/unit must be equal to constant');
+    expect(() => codec.decode(Buffer.from('{"celsius":1,"unit":"C","tags":["x"]}'))).toThrow(DecodeError);
+  });
+
   it('resolves a $ref to a referenced schema by the name the reference carries', () => {
     const address = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
     const customer = {

@@ -4,10 +4,23 @@
  * whose referenced schemas are added under the names the schema refers to them by. Unknown
  * keywords and formats are allowed, as registries accept them; the value is delivered as
  * written, so `toJson` returns the producer's own text.
+ *
+ * The draft is chosen by `$schema` (draft-07 when it names none Ajv knows):
+ * - 2020-12 and 2019-09: Ajv's own classes for them;
+ * - draft-07: Ajv's default class;
+ * - draft-06: the default class with Ajv's bundled draft-06 meta-schema added (Ajv's documented
+ *   way: draft-07's keywords are draft-06's, plus if/then/else, which a draft-06 schema does
+ *   not use);
+ * - draft-04: `ajv-draft-04`, the Ajv project's class for it, as draft-04 differs in meaning,
+ *   not only in its meta-schema: `id` instead of `$id`, boolean exclusiveMinimum/Maximum that
+ *   modify minimum/maximum. Chosen over rewriting the schema to draft-06 with validateSchema
+ *   off, which would validate no draft-04 schema and miss whatever the rewrite did not know.
  */
 import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
+import ajvDraft04 from 'ajv-draft-04';
 import { DecodeError, decoding } from './decode-error.ts';
 import type { Codec } from './codec.ts';
 import type { RegisteredSchema } from './registry.ts';
@@ -17,7 +30,7 @@ const OPTIONS = { strict: false, validateFormats: false, allErrors: false, logge
 export function jsonSchemaCodec(schema: RegisteredSchema): Codec {
   const root = JSON.parse(schema.definition) as Record<string, unknown>;
   const draft = typeof root['$schema'] === 'string' ? root['$schema'] : '';
-  const ajv = draft.includes('2020-12') ? new Ajv2020(OPTIONS) : draft.includes('2019-09') ? new Ajv2019(OPTIONS) : new Ajv(OPTIONS);
+  const ajv = validatorFor(draft);
   const added = new Set<string>();
   const addReferences = (s: RegisteredSchema) => {
     for (const ref of s.references) {
@@ -43,4 +56,14 @@ export function jsonSchemaCodec(schema: RegisteredSchema): Codec {
     },
     toJson: (value) => (typeof value === 'object' && value !== null && texts.get(value)) || JSON.stringify(value),
   };
+}
+
+/** The Ajv instance for the draft a `$schema` URL names. */
+function validatorFor(draft: string): Ajv {
+  if (draft.includes('2020-12')) return new Ajv2020(OPTIONS);
+  if (draft.includes('2019-09')) return new Ajv2019(OPTIONS);
+  if (draft.includes('draft-04')) return new ajvDraft04.default(OPTIONS);
+  const ajv = new Ajv(OPTIONS);
+  if (draft.includes('draft-06')) ajv.addMetaSchema(draft06MetaSchema);
+  return ajv;
 }
