@@ -8,9 +8,28 @@ import { partitionKey, type KafkaRecord, type SchemaMetadata } from './record.ts
 
 const FIXED = Buffer.byteLength('{"topic":,"partition":,"offset":,"timestamp":,"timestampType":"","key":,"value":,"headers":[]}');
 
-const digits = (n: number) => String(n).length;
+/** Decimal digits of an integer, without making its string for the common case (the chunker asks for three per record). */
+function digits(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) return String(n).length;
+  let d = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) d++;
+  return d;
+}
 const base64Bytes = (b: Buffer) => 4 * Math.ceil(b.length / 3);
 const jsonStringBytes = (s: string) => Buffer.byteLength(JSON.stringify(s));
+
+/** Topics and header names repeat on every record: their JSON sizes are worked out once each. */
+const NAME_BYTES = new Map<string, number>();
+const MAX_NAMES = 10_000;
+function nameBytes(s: string): number {
+  let n = NAME_BYTES.get(s);
+  if (n === undefined) {
+    n = jsonStringBytes(s);
+    if (NAME_BYTES.size >= MAX_NAMES) NAME_BYTES.clear();
+    NAME_BYTES.set(s, n);
+  }
+  return n;
+}
 const BYTE_DIGITS = Array.from({ length: 256 }, (_, b) => digits(b));
 
 function bytesAsNumberArray(b: Buffer | null): number {
@@ -23,10 +42,10 @@ function bytesAsNumberArray(b: Buffer | null): number {
 
 /** Bytes of one record in the event's JSON. */
 export function eventRecordBytes(r: KafkaRecord): number {
-  let n = FIXED + jsonStringBytes(r.topic) + digits(r.partition) + digits(r.offset) + digits(r.timestamp) + r.timestampType.length;
+  let n = FIXED + nameBytes(r.topic) + digits(r.partition) + digits(r.offset) + digits(r.timestamp) + r.timestampType.length;
   n += r.key === null ? 4 : base64Bytes(r.key) + 2;
   n += r.value === null ? 4 : base64Bytes(r.value) + 2;
-  for (const [name, value] of r.headers) n += 3 + jsonStringBytes(name) + bytesAsNumberArray(value); // {"name":[…]}
+  for (const [name, value] of r.headers) n += 3 + nameBytes(name) + bytesAsNumberArray(value); // {"name":[…]}
   if (r.keySchemaMetadata) n += KEY_METADATA + metadataBytes(r.keySchemaMetadata);
   if (r.valueSchemaMetadata) n += VALUE_METADATA + metadataBytes(r.valueSchemaMetadata);
   return n + Math.max(0, r.headers.length - 1);
