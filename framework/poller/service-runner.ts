@@ -20,7 +20,7 @@ import { startHttpServer } from '../observe/http-server.ts';
 import { startEmfReporter, type EmfSettings } from '../observe/emf.ts';
 import { PollerMetrics } from '../observe/metrics.ts';
 import type { Logger } from '../observe/logger.ts';
-import { createRecordDecoder, type RecordDecoder } from '../schema/index.ts';
+import type { RecordDecoder } from '../schema/decoder.ts';
 import { groupByCluster } from './clusters.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { applyStartingPosition } from './starting-position.ts';
@@ -77,6 +77,8 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   const decoders = new Map<TriggerSpec, RecordDecoder>();
   for (const t of triggers) {
     if (!t.schemaRegistry) continue;
+    // Loaded only for a trigger that decodes: the codecs and the Glue client cost every other poller memory.
+    const { createRecordDecoder } = await import('../schema/index.ts');
     decoders.set(t, await createRecordDecoder(t.schemaRegistry, { path: t.path, filters: t.filterPatterns.length > 0, secrets: () => (secrets ??= o.secrets ?? defaultSecretSource()) }));
   }
 

@@ -7,7 +7,6 @@ import type { SchemaRegistrySpec } from '../config/types.ts';
 import { readSecretJson, SECRET_SHAPES, type SecretSource } from '../kafka/secrets.ts';
 import { confluentRegistry } from './confluent-registry.ts';
 import { RecordDecoder } from './decoder.ts';
-import { glueRegistry } from './glue-registry.ts';
 import type { HttpSettings } from './http-get.ts';
 import { cachedRegistry, type SchemaRegistry } from './registry.ts';
 
@@ -18,7 +17,10 @@ export { RegistryUnavailableError } from './registry.ts';
 export const LOOKUP_TIMEOUT_MS = 10_000;
 
 export async function createRecordDecoder(spec: SchemaRegistrySpec, o: { path: string; filters: boolean; secrets: () => SecretSource }): Promise<RecordDecoder> {
-  const registry: SchemaRegistry = spec.glue ? glueRegistry({ ...spec, glue: spec.glue }, LOOKUP_TIMEOUT_MS) : confluentRegistry(spec.uri, await httpSettings(spec, o.path, o.secrets));
+  // The Glue client (the AWS SDK's) is loaded only for a Glue registry.
+  const registry: SchemaRegistry = spec.glue
+    ? (await import('./glue-registry.ts')).glueRegistry({ ...spec, glue: spec.glue }, LOOKUP_TIMEOUT_MS)
+    : confluentRegistry(spec.uri, await httpSettings(spec, o.path, o.secrets));
   return new RecordDecoder({ registry: cachedRegistry(registry), format: spec.format, key: spec.key, value: spec.value, filters: o.filters });
 }
 
