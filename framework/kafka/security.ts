@@ -110,8 +110,8 @@ export async function resolveTriggerSecurity<T extends { access?: KafkaAccess; p
   return out;
 }
 
-/** defaultSecretSource() on first read: an IAM-only trigger never needs SLUICE_SECRETS to be valid. */
-function lazySecrets(): SecretSource {
+/** defaultSecretSource() on first read: a trigger that reads no secret never needs SLUICE_SECRETS to be valid. */
+export function lazySecrets(): SecretSource {
   let source: SecretSource | undefined;
   return { read: (arn, shape) => (source ??= defaultSecretSource()).read(arn, shape) };
 }

@@ -13,7 +13,7 @@ import type { Invoker } from '../invoke/types.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient, type ClientOptions } from '../kafka/client.ts';
 import { iamTokenRefused } from '../kafka/msk-iam-errors.ts';
-import { defaultSecretSource, resolveTriggerSecurity, type IamOptions, type SecretSource } from '../kafka/security.ts';
+import { lazySecrets, resolveTriggerSecurity, type IamOptions, type SecretSource } from '../kafka/security.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
 import { startHttpServer } from '../observe/http-server.ts';
@@ -72,14 +72,14 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   };
 
   // Secrets are read once, before anything connects: a missing one fails the start with its name.
-  const security = await resolveTriggerSecurity(triggers, o.secrets, o.iam);
-  let secrets: SecretSource | undefined;
+  const secrets = o.secrets ?? lazySecrets();
+  const security = await resolveTriggerSecurity(triggers, secrets, o.iam);
   const decoders = new Map<TriggerSpec, RecordDecoder>();
   for (const t of triggers) {
     if (!t.schemaRegistry) continue;
     // Loaded only for a trigger that decodes: the codecs and the Glue client cost every other poller memory.
     const { createRecordDecoder } = await import('../schema/index.ts');
-    decoders.set(t, await createRecordDecoder(t.schemaRegistry, { path: t.path, filters: t.filterPatterns.length > 0, secrets: () => (secrets ??= o.secrets ?? defaultSecretSource()) }));
+    decoders.set(t, await createRecordDecoder(t.schemaRegistry, { path: t.path, filters: t.filterPatterns.length > 0, secrets }));
   }
 
   // Health is served from before the first connection: /readyz answers 503 until every trigger joined.

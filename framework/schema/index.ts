@@ -16,7 +16,7 @@ export { RegistryUnavailableError } from './registry.ts';
 /** The longest one lookup may take; the partition waits and asks again after it. */
 export const LOOKUP_TIMEOUT_MS = 10_000;
 
-export async function createRecordDecoder(spec: SchemaRegistrySpec, o: { path: string; filters: boolean; secrets: () => SecretSource }): Promise<RecordDecoder> {
+export async function createRecordDecoder(spec: SchemaRegistrySpec, o: { path: string; filters: boolean; secrets: SecretSource }): Promise<RecordDecoder> {
   // The Glue client (the AWS SDK's) is loaded only for a Glue registry.
   const registry: SchemaRegistry = spec.glue
     ? (await import('./glue-registry.ts')).glueRegistry({ ...spec, glue: spec.glue }, LOOKUP_TIMEOUT_MS)
@@ -24,19 +24,19 @@ export async function createRecordDecoder(spec: SchemaRegistrySpec, o: { path: s
   return new RecordDecoder({ registry: cachedRegistry(registry), format: spec.format, key: spec.key, value: spec.value, filters: o.filters });
 }
 
-async function httpSettings(spec: SchemaRegistrySpec, path: string, secrets: () => SecretSource): Promise<HttpSettings> {
+async function httpSettings(spec: SchemaRegistrySpec, path: string, secrets: SecretSource): Promise<HttpSettings> {
   const at = `${path}.schemaRegistryConfig.accessConfigs`;
   const settings: HttpSettings = { timeoutMs: LOOKUP_TIMEOUT_MS };
   const { basicAuthSecretArn, clientCertificateSecretArn, rootCaSecretArn } = spec.access;
   if (basicAuthSecretArn) {
-    const f = await readSecretJson(secrets(), basicAuthSecretArn, SECRET_SHAPES.sasl, `${at} BASIC_AUTH`, ['username', 'password'], []);
+    const f = await readSecretJson(secrets, basicAuthSecretArn, SECRET_SHAPES.sasl, `${at} BASIC_AUTH`, ['username', 'password'], []);
     settings.basicAuth = { username: f.username!, password: f.password! };
   }
   if (rootCaSecretArn) {
-    settings.ca = (await readSecretJson(secrets(), rootCaSecretArn, SECRET_SHAPES.rootCa, `${at} SERVER_ROOT_CA_CERTIFICATE`, ['certificate'], [])).certificate!;
+    settings.ca = (await readSecretJson(secrets, rootCaSecretArn, SECRET_SHAPES.rootCa, `${at} SERVER_ROOT_CA_CERTIFICATE`, ['certificate'], [])).certificate!;
   }
   if (clientCertificateSecretArn) {
-    const f = await readSecretJson(secrets(), clientCertificateSecretArn, SECRET_SHAPES.clientCertificate, `${at} CLIENT_CERTIFICATE_TLS_AUTH`, ['certificate', 'privateKey'], ['privateKeyPassword']);
+    const f = await readSecretJson(secrets, clientCertificateSecretArn, SECRET_SHAPES.clientCertificate, `${at} CLIENT_CERTIFICATE_TLS_AUTH`, ['certificate', 'privateKey'], ['privateKeyPassword']);
     settings.cert = f.certificate!;
     settings.key = f.privateKey!;
     if (f.privateKeyPassword !== undefined) settings.passphrase = f.privateKeyPassword;
