@@ -40,8 +40,8 @@ export function toEventRecord(record: KafkaRecord): SelfManagedKafkaRecord {
     value: record.value === null ? null : record.value.toString('base64'),
     headers: record.headers.map(([name, bytes]) => ({ [name]: bytes === null ? [] : [...bytes] })),
     // With a schema registry, as AWS adds them: only for the attributes it decoded.
-    ...(record.keySchemaMetadata ? { keySchemaMetadata: { dataFormat: record.keySchemaMetadata.dataFormat, schemaId: record.keySchemaMetadata.schemaId } } : {}),
-    ...(record.valueSchemaMetadata ? { valueSchemaMetadata: { dataFormat: record.valueSchemaMetadata.dataFormat, schemaId: record.valueSchemaMetadata.schemaId } } : {}),
+    ...(record.keySchemaMetadata ? { keySchemaMetadata: record.keySchemaMetadata } : {}),
+    ...(record.valueSchemaMetadata ? { valueSchemaMetadata: record.valueSchemaMetadata } : {}),
   };
   // @types/aws-lambda types key/value as string; AWS sends null for a null key or a tombstone.
   return out as SelfManagedKafkaRecord;
