@@ -17,7 +17,7 @@ import type { SchemaFailureReason } from '../failure/policy.ts';
 import { compileCodec, type Codec } from './codec.ts';
 import { DecodeError } from './decode-error.ts';
 import { SchemaNotFoundError, type SchemaRegistry } from './registry.ts';
-import { FrameError, readFrame } from './wire.ts';
+import { FrameError, readFrame, type Frame } from './wire.ts';
 
 export type EventRecordFormat = 'JSON' | 'SOURCE';
 
@@ -55,6 +55,8 @@ const YIELD_EVERY = 500;
 
 /** Why a schema id cannot serve, for one batch (not found) or for good (a schema that does not compile). */
 type Unusable = { reason: SchemaFailureReason; detail: string };
+/** An attribute to decode: its frame, the reason it has none, or undefined (not selected, or null). */
+type Framed = Frame | FrameError | undefined;
 
 export class RecordDecoder {
   private readonly compiled = new Map<string, Compiled>();
@@ -69,12 +71,13 @@ export class RecordDecoder {
    * batch full of records of one unknown id costs one lookup, not one per record.
    */
   async decode(records: readonly KafkaRecord[]): Promise<Decoded[]> {
-    const unusable = await this.lookUp(records);
+    const framed = records.map((r) => ({ key: this.o.key ? this.frameOf(r.key) : undefined, value: this.o.value ? this.frameOf(r.value) : undefined }));
+    const unusable = await this.lookUp(framed);
     const out: Decoded[] = [];
     for (const [i, record] of records.entries()) {
       if (i > 0 && i % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
       try {
-        out.push({ ok: true, record: this.decodeRecord(record, unusable) });
+        out.push({ ok: true, record: this.decodeRecord(record, framed[i]!, unusable) });
       } catch (e) {
         // Anything a library throws on a record's bytes is that record's DESERIALIZATION_ERROR, never the member's crash.
         const failure = e instanceof RecordFailure ? e : new RecordFailure('DESERIALIZATION_ERROR', `the record could not be decoded: ${(e as Error).message}`);
@@ -84,25 +87,28 @@ export class RecordDecoder {
     return out;
   }
 
-  /** Compiles every schema the records name that is not compiled yet; returns the ids that cannot serve this batch. */
-  private async lookUp(records: readonly KafkaRecord[]): Promise<Map<string, Unusable>> {
+  /** An attribute's frame, read once per batch; undefined for a null key or value (passed through undecoded). */
+  private frameOf(bytes: Buffer | null): Framed {
+    if (bytes === null) return undefined;
+    try {
+      return readFrame(this.o.registry.kind, bytes);
+    } catch (e) {
+      if (e instanceof FrameError) return e;
+      throw e;
+    }
+  }
+
+  /** Compiles every schema the frames name that is not compiled yet; returns the ids that cannot serve this batch. */
+  private async lookUp(framed: ReadonlyArray<{ key: Framed; value: Framed }>): Promise<Map<string, Unusable>> {
     const unusable = new Map<string, Unusable>();
     const wanted = new Set<string>();
-    const want = (bytes: Buffer | null) => {
-      if (bytes === null) return;
-      try {
-        const { schemaId } = readFrame(this.o.registry.kind, bytes);
-        if (this.compiled.has(schemaId)) return;
-        const compileError = this.uncompilable.get(schemaId);
-        if (compileError) unusable.set(schemaId, { reason: 'DESERIALIZATION_ERROR', detail: compileError });
-        else wanted.add(schemaId);
-      } catch {
-        // Not a frame: the record's own DESERIALIZATION_ERROR, found again when it is decoded.
+    for (const { key, value } of framed) {
+      for (const frame of [key, value]) {
+        if (!frame || frame instanceof FrameError || this.compiled.has(frame.schemaId)) continue;
+        const compileError = this.uncompilable.get(frame.schemaId);
+        if (compileError) unusable.set(frame.schemaId, { reason: 'DESERIALIZATION_ERROR', detail: compileError });
+        else wanted.add(frame.schemaId);
       }
-    };
-    for (const r of records) {
-      if (this.o.key) want(r.key);
-      if (this.o.value) want(r.value);
     }
     const ids = [...wanted];
     for (let at = 0; at < ids.length; at += PARALLEL_LOOKUPS) {
@@ -133,9 +139,9 @@ export class RecordDecoder {
     }
   }
 
-  private decodeRecord(record: KafkaRecord, unusable: Map<string, Unusable>): KafkaRecord {
-    const key = this.o.key && record.key !== null ? this.attribute('key', record.key, unusable) : undefined;
-    const value = this.o.value && record.value !== null ? this.attribute('value', record.value, unusable) : undefined;
+  private decodeRecord(record: KafkaRecord, framed: { key: Framed; value: Framed }, unusable: Map<string, Unusable>): KafkaRecord {
+    const key = framed.key && this.attribute('key', framed.key, unusable);
+    const value = framed.value && this.attribute('value', framed.value, unusable);
     if (!key && !value) return record;
     const out: KafkaRecord = { ...record, received: { key: record.key, value: record.value } };
     if (key) {
@@ -150,15 +156,9 @@ export class RecordDecoder {
     return out;
   }
 
-  private attribute(which: 'key' | 'value', bytes: Buffer, unusable: Map<string, Unusable>): { bytes: Buffer; metadata: SchemaMetadata; json?: Buffer } {
+  private attribute(which: 'key' | 'value', frame: Frame | FrameError, unusable: Map<string, Unusable>): { bytes: Buffer; metadata: SchemaMetadata; json?: Buffer } {
     const fail = (reason: SchemaFailureReason, detail: string) => new RecordFailure(reason, `the record's ${which}: ${detail}`);
-    let frame;
-    try {
-      frame = readFrame(this.o.registry.kind, bytes);
-    } catch (e) {
-      if (e instanceof FrameError) throw fail('DESERIALIZATION_ERROR', e.message);
-      throw e;
-    }
+    if (frame instanceof FrameError) throw fail('DESERIALIZATION_ERROR', frame.message);
     const cannot = unusable.get(frame.schemaId);
     if (cannot) throw fail(cannot.reason, cannot.detail);
     const { codec, metadata } = this.compiled.get(frame.schemaId)!;
