@@ -96,16 +96,10 @@ export function planWork(
     if (!bad && !matches(r)) continue;
     while (i < remembered.length && remembered[i]!.until < r.offset) i++;
     const m = remembered[i];
-    if (m && r.offset >= m.from && m.giveUp && isSchemaFailure(m.giveUp)) {
-      // The registry's verdict is taken again on every fetch: a schema registered since decodes now.
-      closeOpen();
-      if (bad) {
-        flushFresh();
-        work.push({ records: [r], attempts: 0, bytes: 0, giveUp: bad.reason, error: bad.error, sendFailures: m.sendFailures, remembered: true });
-      } else {
-        fresh.push(r);
-      }
-    } else if (m && r.offset >= m.from) {
+    // A record held for a schema failure is not kept as it was left: the registry's verdict is taken
+    // again on every fetch (a schema registered since decodes now), only its failed sends carry over.
+    const held = m && r.offset >= m.from && m.giveUp && isSchemaFailure(m.giveUp) ? m : undefined;
+    if (m && r.offset >= m.from && !held) {
       flushFresh();
       if (open?.item !== m) {
         closeOpen();
@@ -115,7 +109,7 @@ export function planWork(
     } else if (bad) {
       closeOpen();
       flushFresh();
-      work.push({ records: [r], attempts: 0, bytes: 0, giveUp: bad.reason, error: bad.error });
+      work.push({ records: [r], attempts: 0, bytes: 0, giveUp: bad.reason, error: bad.error, ...(held ? { sendFailures: held.sendFailures, remembered: true as const } : {}) });
     } else {
       closeOpen();
       fresh.push(r);
