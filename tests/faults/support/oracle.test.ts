@@ -44,6 +44,14 @@ describe('the fault oracle', () => {
     expect(analyse({ logEnd: new Map([[5, 1]]), invocations: rejoined, events: late(15) }).unexplained).toHaveLength(1); // committed before it rejoined
   });
 
+  it('explains a re-invocation by a refusal reported after the next member began (a commit held by a paused coordinator), but not when a commit came first', () => {
+    const invocations = [inv('a', 'm1', 0, 10, [[0, 0]]), inv('b', 'm2', 20, 30, [[0, 0]])];
+    const lateRefusal: PollerEvent[] = [{ member: 'm1', at: 21, name: 'poller.commit_refused', partition: 0, offset: 1, reason: 'refused' }];
+    expect(analyse({ logEnd: new Map([[0, 1]]), invocations, events: lateRefusal }).causes).toEqual({ [CAUSES.refused]: 1 });
+    const committedFirst: PollerEvent[] = [{ member: 'm1', at: 21, name: 'poller.commit', partition: 0, offset: 1 }, ...lateRefusal.map((e) => ({ ...e, at: 22 }))];
+    expect(analyse({ logEnd: new Map([[0, 1]]), invocations, events: committedFirst }).unexplained).toHaveLength(1);
+  });
+
   it('finds two members inside invocations of one partition at once, and not one member twice or two partitions', () => {
     const f = analyse({
       logEnd: new Map(),

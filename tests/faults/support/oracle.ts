@@ -98,7 +98,10 @@ function explain(prev: Invocation, next: Invocation, p: number, off: number, eve
     if (rejoin && next.member === prev.member) return CAUSES.rejoined;
     return `unexplained: ${prev.member} committed past it, then ${next.member} invoked it again`;
   }
-  const refused = onPartition.find((e) => e.name === 'poller.commit_refused');
+  // The outcome of prev's commit past the record may be reported after next began: a commit sent to a
+  // paused coordinator is refused only when it answers again. Its first outcome counts, whenever it came.
+  const outcome = events.find((e) => e.member === prev.member && e.at >= prev.start && e.partition === p && (e.offset ?? -1) > off && (e.name === 'poller.commit' || e.name === 'poller.commit_refused'));
+  const refused = outcome?.name === 'poller.commit_refused' ? outcome : onPartition.find((e) => e.name === 'poller.commit_refused');
   if (refused) return refused.reason === 'not-owned' ? CAUSES.notOwned : CAUSES.refused;
   if (mine.some((e) => e.name === 'group.crash' || e.name === 'trigger.consumer_stopped')) return CAUSES.stopped;
   if (prev.end === undefined) return CAUSES.unfinished;
