@@ -54,7 +54,6 @@ export interface GroupMemberOptions {
   kafka: Kafka;
   groupId: string;
   topic: string;
-  fromBeginning: boolean;
   sessionTimeoutMs: number;
   rebalanceTimeoutMs: number;
   heartbeatIntervalMs: number;
@@ -238,7 +237,10 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
         const outcome = await evictMember(o.kafka, o.groupId, o.replaces, o.sessionTimeoutMs, o.logger);
         if (outcome === 'evicted') o.logger.info('left the group for the previous member, which could not leave itself', { groupId: o.groupId, memberId: o.replaces });
       }
-      await consumer.subscribe({ topics: [o.topic], fromBeginning: o.fromBeginning });
+      // A partition the group never committed starts at its first record: the trigger's starting
+      // position was committed before the first member joined (poller/starting-position.ts), so
+      // this is a partition added since, or an offset out of range (deleted by retention).
+      await consumer.subscribe({ topics: [o.topic], fromBeginning: true });
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,

@@ -118,7 +118,6 @@ export function createPoller(o: PollerOptions): Poller {
         kafka,
         groupId: trigger.consumerGroupId,
         topic: trigger.topic,
-        fromBeginning: trigger.startingPosition !== 'LATEST',
         sessionTimeoutMs: tuning.sessionTimeoutMs,
         rebalanceTimeoutMs: tuning.maxPollIntervalMs,
         heartbeatIntervalMs: tuning.heartbeatIntervalMs,

@@ -1,24 +1,38 @@
 /**
- * AT_TIMESTAMP for a group that has never committed: before the member joins, the group's
- * offsets are set to the first record at or after the timestamp. Partitions that already
- * have a committed offset keep it (a restart resumes, it never rewinds). kafkajs handles
- * TRIM_HORIZON and LATEST itself (fromBeginning).
+ * Where a group that has never committed starts, written down before the first member joins.
+ *
+ * LATEST and AT_TIMESTAMP are positions of a moment: the log end now, the first record at or
+ * after a time. kafkajs would resolve LATEST in memory only, each time a member is assigned a
+ * partition the group never committed, so a restart, a deploy or a rebalance that moved a quiet
+ * partition started it at the log end of that later moment and skipped what arrived in between.
+ * So both are committed as the group's offsets once, for the partitions that have none, as AWS
+ * starts a new mapping at that position once. Every member then consumes from the beginning of
+ * what is uncommitted (`fromBeginning`), which is also where a partition added to the topic later,
+ * or an offset out of range (deleted by retention), resumes: nothing still in the log is skipped.
+ * Partitions that already have a committed offset keep it (a restart resumes, it never rewinds).
  */
 import type { TriggerSpec } from '../config/types.ts';
 import type { ClusterAdmin } from '../kafka/admin.ts';
 import type { Logger } from '../observe/logger.ts';
 
 export async function applyStartingPosition(admin: ClusterAdmin, trigger: TriggerSpec, logger: Logger): Promise<void> {
-  if (trigger.startingPosition !== 'AT_TIMESTAMP' || trigger.startingPositionTimestampMs === undefined) return;
+  if (trigger.startingPosition === 'TRIM_HORIZON') return;
   const current = await admin.offsets(trigger.consumerGroupId, trigger.topic);
-  const fresh = new Set(current.filter((p) => p.committed < 0).map((p) => p.partition));
-  if (fresh.size === 0) return;
-  const targets = (await admin.offsetsForTimestamp(trigger.topic, trigger.startingPositionTimestampMs)).filter((p) => fresh.has(p.partition));
+  const fresh = current.filter((p) => p.committed < 0);
+  if (fresh.length === 0) return;
+  const at = trigger.startingPositionTimestampMs;
+  const targets =
+    trigger.startingPosition === 'AT_TIMESTAMP' && at !== undefined
+      ? (await admin.offsetsForTimestamp(trigger.topic, at)).filter((p) => fresh.some((f) => f.partition === p.partition))
+      : fresh.map((p) => ({ partition: p.partition, offset: p.logEnd }));
   try {
     await admin.setGroupOffsets(trigger.consumerGroupId, trigger.topic, targets);
-    logger.info('starting at timestamp', { timestamp: new Date(trigger.startingPositionTimestampMs).toISOString(), offsets: targets });
+    const where = at !== undefined ? `timestamp ${new Date(at).toISOString()}` : 'the log end (LATEST)';
+    logger.info(`starting at ${where}: the group's first offsets are committed`, { offsets: targets });
   } catch (e) {
-    // Another member already runs the group, so it already has a position.
-    logger.debug('group is active; keeping its position', { error: e });
+    // Another member runs the group already: it wrote them before it joined, unless it is older than this.
+    const left = (await admin.offsets(trigger.consumerGroupId, trigger.topic)).filter((p) => p.committed < 0).map((p) => p.partition);
+    if (left.length === 0) return;
+    logger.warn(`the group is active, so its starting position could not be committed; partitions ${left.join(', ')} have none and are read from their first record`, { error: e });
   }
 }
