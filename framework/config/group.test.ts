@@ -82,42 +82,42 @@ describe('consumer-group settings', () => {
   describe('the function timeout fits in maxPollIntervalMs with the safety margin', () => {
     it('names the timeout, the interval and where it was set, the margin and both fixes', () => {
       expect(problemsOf({ maxPollIntervalMs: 300_000 }, {}, 300_000)).toEqual([
-        `functions.orders: timeout 300 s does not fit in maxPollIntervalMs 300000 (${AT}) with its safety margin of 30000 ms: ` +
+        `functions.orders: timeout 300 s does not fit in maxPollIntervalMs 300000 (${AT}) with its safety margin of 30000 ms and a start window of 15000 ms after each fetch: ` +
           "an invocation could outlast the member's poll interval and get it removed from the group. " +
-          "Raise maxPollIntervalMs to at least 333333, or lower the function's timeout to at most 270 s.",
+          "Raise maxPollIntervalMs to at least 352941, or lower the function's timeout to at most 255 s.",
       ]);
       expect(problemsOf({}, {}, 900_000)[0]).toBe(
-        'functions.orders: timeout 900 s does not fit in maxPollIntervalMs 300000 (default) with its safety margin of 30000 ms: ' +
+        'functions.orders: timeout 900 s does not fit in maxPollIntervalMs 300000 (default) with its safety margin of 30000 ms and a start window of 15000 ms after each fetch: ' +
           "an invocation could outlast the member's poll interval and get it removed from the group. " +
-          "Raise maxPollIntervalMs to at least 1000000, or lower the function's timeout to at most 270 s.",
+          "Raise maxPollIntervalMs to at least 1058823, or lower the function's timeout to at most 255 s.",
       );
       expect(problemsOf({}, { maxPollIntervalMs: 60_000 }, 60_000)[0]).toContain(
-        'functions.orders: timeout 60 s does not fit in maxPollIntervalMs 60000 (custom.sluice) with its safety margin of 6000 ms',
+        'functions.orders: timeout 60 s does not fit in maxPollIntervalMs 60000 (custom.sluice) with its safety margin of 6000 ms and a start window of 3000 ms',
       );
     });
 
     it('accepts a timeout that fits exactly, refuses one a millisecond longer', () => {
-      expect(problemsOf({ maxPollIntervalMs: 300_000 }, {}, 270_000)).toEqual([]);
-      expect(problemsOf({ maxPollIntervalMs: 300_000 }, {}, 270_001)[0]).toContain(
-        "timeout 270.001 s does not fit in maxPollIntervalMs 300000 (functions.orders.events[0].sluice) with its safety margin of 30000 ms",
+      expect(problemsOf({ maxPollIntervalMs: 300_000 }, {}, 255_000)).toEqual([]);
+      expect(problemsOf({ maxPollIntervalMs: 300_000 }, {}, 255_001)[0]).toContain(
+        "timeout 255.001 s does not fit in maxPollIntervalMs 300000 (functions.orders.events[0].sluice) with its safety margin of 30000 ms and a start window of 15000 ms",
       );
-      expect(problemsOf({ maxPollIntervalMs: 333_333 }, {}, 300_000)).toEqual([]);
-      expect(problemsOf({ maxPollIntervalMs: 333_332 }, {}, 300_000)).toHaveLength(1);
+      expect(problemsOf({ maxPollIntervalMs: 352_941 }, {}, 300_000)).toEqual([]);
+      expect(problemsOf({ maxPollIntervalMs: 352_940 }, {}, 300_000)).toHaveLength(1);
     });
 
     it('offers only the fixes that are possible', () => {
       const small = { maxPollIntervalMs: 1_000, sessionTimeoutMs: 1_000, heartbeatIntervalMs: 100 };
       expect(problemsOf(small, {}, 6_000)).toEqual([
-        `functions.orders: timeout 6 s does not fit in maxPollIntervalMs 1000 (${AT}) with its safety margin of 1000 ms: ` +
-          "an invocation could outlast the member's poll interval and get it removed from the group. Raise maxPollIntervalMs to at least 7000.",
+        `functions.orders: timeout 6 s does not fit in maxPollIntervalMs 1000 (${AT}) with its safety margin of 1000 ms and a start window of 2000 ms after each fetch: ` +
+          "an invocation could outlast the member's poll interval and get it removed from the group. Raise maxPollIntervalMs to at least 9000.",
       ]);
       expect(problemsOf({ maxPollIntervalMs: 600_000 }, {}, 4_000_000)[0]).toMatch(
-        / get it removed from the group\. Lower the function's timeout to at most 540 s\.$/,
+        / get it removed from the group\. Lower the function's timeout to at most 510 s\.$/,
       );
       expect(problemsOf(small, {}, 4_000_000)[0]).toMatch(
-        / get it removed from the group\. Lower the function's timeout to at most 3240 s and raise maxPollIntervalMs to 3600000\.$/,
+        / get it removed from the group\. Lower the function's timeout to at most 3060 s and raise maxPollIntervalMs to 3600000\.$/,
       );
-      expect(maxTimeoutFor(3_600_000)).toBe(3_240_000);
+      expect(maxTimeoutFor(3_600_000)).toBe(3_060_000);
     });
   });
 
@@ -134,7 +134,7 @@ describe('consumer-group settings', () => {
   it('reports every broken rule, one line each', () => {
     expect(problemsOf({ maxPollIntervalMs: 10_000, sessionTimeoutMs: 20_000, heartbeatIntervalMs: 7_000 }, {}, 30_000).map((p) => p.split(':')[1])).toEqual([
       ' heartbeatIntervalMs 7000 is not below a third of sessionTimeoutMs 20000. Lower heartbeatIntervalMs to at most 6666, or raise sessionTimeoutMs to at least 21001.',
-      ' timeout 30 s does not fit in maxPollIntervalMs 10000 (functions.orders.events[0].sluice) with its safety margin of 1000 ms',
+      ' timeout 30 s does not fit in maxPollIntervalMs 10000 (functions.orders.events[0].sluice) with its safety margin of 1000 ms and a start window of 2000 ms after each fetch',
       ' sessionTimeoutMs 20000 is above maxPollIntervalMs 10000',
     ]);
   });

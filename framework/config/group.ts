@@ -1,4 +1,4 @@
-import { maxTimeoutFor, minPollIntervalFor, safetyMarginMs } from '../chunking/budget.ts';
+import { maxTimeoutFor, minPollIntervalFor, safetyMarginMs, startWindowMs } from '../chunking/budget.ts';
 import { GROUP_LIMITS, type GroupTuningInput } from './schema.ts';
 import type { TriggerSpec } from './types.ts';
 
@@ -91,8 +91,8 @@ function groupProblems(s: GroupSettings, from: Record<Name, string>, context: Gr
     }
     problems.push(
       `${at}: timeout ${context.timeoutMs / 1000} s does not fit in ${show('maxPollIntervalMs', at)} ` +
-        `with its safety margin of ${safetyMarginMs(interval)} ms: an invocation could outlast the member's poll ` +
-        `interval and get it removed from the group. ${fixes(options)}`,
+        `with its safety margin of ${safetyMarginMs(interval)} ms and a start window of ${startWindowMs(interval)} ms after each fetch: ` +
+        `an invocation could outlast the member's poll interval and get it removed from the group. ${fixes(options)}`,
     );
   }
 

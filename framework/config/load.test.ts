@@ -113,12 +113,12 @@ describe('resolveService', () => {
       'serverless.yml: 4 problems with the Sluice configuration:',
       '  - functions.orders.events[0].sluice: heartbeatIntervalMs 5000 is not below a third of sessionTimeoutMs 10000. ' +
         'Lower heartbeatIntervalMs to at most 3333, or raise sessionTimeoutMs to at least 15001.',
-      '  - functions.orders: timeout 300 s does not fit in maxPollIntervalMs 60000 (custom.sluice) with its safety margin of 6000 ms: ' +
+      '  - functions.orders: timeout 300 s does not fit in maxPollIntervalMs 60000 (custom.sluice) with its safety margin of 6000 ms and a start window of 3000 ms after each fetch: ' +
         "an invocation could outlast the member's poll interval and get it removed from the group. " +
-        "Raise maxPollIntervalMs to at least 333333, or lower the function's timeout to at most 54 s.",
-      '  - functions.payments: timeout 60 s does not fit in maxPollIntervalMs 60000 (custom.sluice) with its safety margin of 6000 ms: ' +
+        "Raise maxPollIntervalMs to at least 352941, or lower the function's timeout to at most 51 s.",
+      '  - functions.payments: timeout 60 s does not fit in maxPollIntervalMs 60000 (custom.sluice) with its safety margin of 6000 ms and a start window of 3000 ms after each fetch: ' +
         "an invocation could outlast the member's poll interval and get it removed from the group. " +
-        "Raise maxPollIntervalMs to at least 66667, or lower the function's timeout to at most 54 s.",
+        "Raise maxPollIntervalMs to at least 70588, or lower the function's timeout to at most 51 s.",
       '  - custom.sluice: sessionTimeoutMs 90000 is above maxPollIntervalMs 60000: Kafka needs the rebalance timeout (maxPollIntervalMs) ' +
         'to be at least the session timeout. Lower sessionTimeoutMs to at most 60000, or raise maxPollIntervalMs to at least 90000.',
     ]);
