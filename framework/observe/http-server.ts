@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { SluiceError } from '../errors.ts';
 import { monitorEventLoop } from './event-loop.ts';
 import type { HealthTracker } from './health.ts';
+import type { ProgressTracker } from './progress.ts';
 
 /** A loop stalled longer than this (ms) is not responsive: heartbeats would be late too. */
 export const LOOP_STALL_MS = 2_000;
@@ -20,6 +21,8 @@ export interface HttpServerOptions {
   /** The user chose this port: if it is taken, fail. Otherwise fall back to any free port. */
   explicit: boolean;
   health: HealthTracker;
+  /** Partitions that wait without progress (observe/progress.ts): /healthz fails for a stuck one. */
+  progress?: Pick<ProgressTracker, 'snapshot'>;
   metrics?: MetricsSource;
   /** Called when the default port was taken and another was used. */
   onFallback?(taken: number, used: number): void;
@@ -40,7 +43,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   const loop = monitorEventLoop();
   const server = createServer((req, res) => {
     if ((req.url ?? '/').split('?')[0] === '/metrics' && o.metrics && (req.method === 'GET' || req.method === 'HEAD')) return void serveMetrics(req, res, o.metrics);
-    respond(req, res, o.health, loop.maxDelayMs());
+    respond(req, res, o.health, o.progress, loop.maxDelayMs());
   });
   server.keepAliveTimeout = 1_000;
   try {
@@ -80,7 +83,7 @@ function listen(server: ReturnType<typeof createServer>, host: string, port: num
   });
 }
 
-function respond(req: IncomingMessage, res: ServerResponse, health: HealthTracker, loopDelayMs: number): void {
+function respond(req: IncomingMessage, res: ServerResponse, health: HealthTracker, progress: HttpServerOptions['progress'], loopDelayMs: number): void {
   const path = (req.url ?? '/').split('?')[0];
   const send = (status: number, body: object) => {
     const text = JSON.stringify(body, null, 2) + '\n';
@@ -91,12 +94,17 @@ function respond(req: IncomingMessage, res: ServerResponse, health: HealthTracke
   const eventLoop = { maxDelayMs: Math.round(loopDelayMs), limitMs: LOOP_STALL_MS, responsive: loopDelayMs <= LOOP_STALL_MS };
   if (path === '/healthz') {
     const failing = health.failing();
-    const ok = failing.length === 0 && eventLoop.responsive;
+    const partitions = progress?.snapshot() ?? [];
+    const stuck = partitions.filter((p) => p.state === 'stuck');
+    const ok = failing.length === 0 && stuck.length === 0 && eventLoop.responsive;
     const reasons = [
       ...failing.map((t) => `${t.function} ← ${t.topic} (group ${t.group}): ${t.state === 'failed' ? 'given up' : 'consumer stopped, restarting'}${t.lastError ? `: ${t.lastError}` : ''}`),
+      ...stuck.map((p) => `${p.function} ← ${p.topic}-${p.partition} (group ${p.group}): stuck: ${p.reason}`),
       ...(eventLoop.responsive ? [] : [`event loop stalled for ${eventLoop.maxDelayMs} ms (limit ${LOOP_STALL_MS} ms)`]),
     ];
-    return send(ok ? 200 : 503, { status: ok ? 'ok' : 'failing', ...(ok ? {} : { reasons }), eventLoop, triggers: health.triggers() });
+    // Held partitions (a retry, a destination or registry that does not answer) are slow by policy, not failing.
+    const held = partitions.filter((p) => p.state === 'held');
+    return send(ok ? 200 : 503, { status: ok ? 'ok' : 'failing', ...(ok ? {} : { reasons }), eventLoop, triggers: health.triggers(), ...(held.length || stuck.length ? { partitions: [...stuck, ...held] } : {}) });
   }
   if (path === '/readyz') {
     const waiting = health.notReady();

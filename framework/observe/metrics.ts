@@ -16,6 +16,7 @@
 import { Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
 import type { TriggerSpec } from '../config/types.ts';
 import type { Instrumentation } from './events.ts';
+import type { ProgressTracker } from './progress.ts';
 
 const PARTITION = ['function', 'topic', 'partition', 'group'] as const;
 const TRIGGER = ['function', 'topic', 'group'] as const;
@@ -91,7 +92,8 @@ export class PollerMetrics {
     heartbeatFailures: this.counter('sluice_heartbeat_failures_total', 'Heartbeats that failed (a rebalance, or the coordinator unreachable).', ['group']),
   };
 
-  constructor(triggers: readonly Pick<TriggerSpec, 'functionName' | 'topic' | 'consumerGroupId'>[], events: Instrumentation) {
+  constructor(triggers: readonly Pick<TriggerSpec, 'functionName' | 'topic' | 'consumerGroupId'>[], events: Instrumentation, progress?: Pick<ProgressTracker, 'snapshot'>) {
+    if (progress) this.progressGauges(progress);
     for (const t of triggers) {
       this.totals.set(`${t.functionName}|${t.topic}`, { functionName: t.functionName, topic: t.topic, group: t.consumerGroupId, invocations: 0, errors: 0, throttles: 0 });
     }
@@ -227,6 +229,31 @@ export class PollerMetrics {
       this.partitions.set(key, s);
     }
     return s;
+  }
+
+  /** Read from the progress tracker when scraped: seconds without progress, and what holds or stops each owned partition. */
+  private progressGauges(progress: Pick<ProgressTracker, 'snapshot'>): void {
+    const labelsOf = (p: ReturnType<ProgressTracker['snapshot']>[number]) => ({ function: p.function, topic: p.topic, partition: String(p.partition), group: p.group });
+    new Gauge({
+      name: 'sluice_partition_seconds_without_progress',
+      help: 'Seconds since the partition last committed or finished a chunk while records wait (0 when caught up).',
+      labelNames: PARTITION,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const p of progress.snapshot()) this.set(labelsOf(p), p.secondsWithoutProgress);
+      },
+    });
+    new Gauge({
+      name: 'sluice_partition_state',
+      help: 'Each owned partition\'s state (1 for the one it is in): caught-up, progressing, held (by a retry, a function not reached, the destination or the registry: slow by policy) or stuck (/healthz fails).',
+      labelNames: [...PARTITION, 'state', 'held'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const p of progress.snapshot()) this.set({ ...labelsOf(p), state: p.state, held: p.held ?? '' }, 1);
+      },
+    });
   }
 
   private counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {

@@ -16,6 +16,7 @@ import { iamTokenRefused } from '../kafka/msk-iam-errors.ts';
 import { lazySecrets, resolveTriggerSecurity, type IamOptions, type SecretSource } from '../kafka/security.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
+import { ProgressTracker } from '../observe/progress.ts';
 import { startHttpServer } from '../observe/http-server.ts';
 import { startEmfReporter, type EmfSettings } from '../observe/emf.ts';
 import { PollerMetrics } from '../observe/metrics.ts';
@@ -84,22 +85,26 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
 
   // Health is served from before the first connection: /readyz answers 503 until every trigger joined.
   const health = new HealthTracker(triggers, o.events);
+  const progress = o.http ? new ProgressTracker(triggers, o.events) : undefined;
   // Metrics listen to the events only when someone can read them.
-  const metrics = o.http || o.emf ? new PollerMetrics(triggers, o.events) : undefined;
+  const metrics = o.http || o.emf ? new PollerMetrics(triggers, o.events, progress) : undefined;
   const emf = o.emf && metrics ? startEmfReporter(metrics, o.emf.settings, o.emf.write) : undefined;
   const http = o.http && (await startHttpServer({
     ...o.http,
     health,
+    ...(progress ? { progress } : {}),
     ...(metrics ? { metrics } : {}),
     onFallback: (taken, used) => o.logger.warn(`port ${taken} is taken (another poller?); serving health on ${used} instead`, { hint: 'set SLUICE_HTTP_PORT or custom.sluice.http.port to choose one' }),
   }).catch((e: unknown) => {
     health.close();
+    progress?.close();
     emf?.stop();
     metrics?.close();
     throw e;
   }));
   const closeObservers = async () => {
     health.close();
+    progress?.close();
     emf?.stop();
     metrics?.close();
     await http?.close();
