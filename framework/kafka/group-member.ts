@@ -93,6 +93,12 @@ function coordinatorLost(cause: Error): Error {
   return Object.assign(error, { type: 'NOT_COORDINATOR_FOR_GROUP', cause });
 }
 
+/** `topic:partition` -> its parts (a topic name may itself hold colons). */
+function splitKey(key: string): [string, number] {
+  const at = key.lastIndexOf(':');
+  return [key.slice(0, at), Number(key.slice(at + 1))];
+}
+
 /** How soon new partitions of a topic are consumed. */
 export const METADATA_MAX_AGE_MS = 30_000;
 
@@ -138,6 +144,10 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   });
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
     state.joined(payload.memberId, payload.memberAssignment);
+    for (const key of order.keys()) {
+      const [topic, partition] = splitKey(key);
+      if (!payload.memberAssignment[topic]?.includes(partition)) order.forget(key);
+    }
     o.events.emit('group.join', {
       groupId: o.groupId,
       memberId: payload.memberId,
@@ -165,7 +175,15 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     const key = `${topic}:${partition}`;
     const generation = state.generation;
     let messages = p.batch.messages;
-    const done = order.doneBelow(key);
+    let done = order.doneBelow(key);
+    if (done !== undefined && Number(p.batch.highWatermark) < done) {
+      // The log ends below what this member committed: it is a new log (the topic was deleted and
+      // created again, or an unclean leader election truncated it). Its records are not done.
+      o.logger.warn('the partition\'s log ends below the offset this member committed: the topic was recreated or its log truncated; reading it as a new log', { topic, partition, committed: done, logEnd: Number(p.batch.highWatermark) });
+      o.events.emit('poller.log_truncated', { groupId: o.groupId, topic, partition, committed: done, logEnd: Number(p.batch.highWatermark) });
+      order.forget(key);
+      done = undefined;
+    }
     if (done !== undefined && messages.length > 0 && Number(messages[0]!.offset) < done) {
       messages = messages.filter((m) => Number(m.offset) >= done);
       // kafkajs fetches on from here, not from the offset it had resolved before.

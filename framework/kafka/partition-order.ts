@@ -7,7 +7,9 @@
  * records it has already processed and committed. Serialising a partition's batches keeps its
  * work in order; dropping what this member committed past keeps those records from being
  * invoked twice. Both only ever skip work that succeeded, or reached its destination, and was
- * committed: nothing is lost.
+ * committed: nothing is lost. What it committed is forgotten when the partition is assigned away,
+ * and when the partition's log end is below it (the topic was deleted and created again, or an
+ * unclean leader election truncated the log): skipping by it would skip records of a new log.
  */
 export class PartitionOrder {
   private readonly tails = new Map<string, Promise<void>>();
@@ -31,6 +33,16 @@ export class PartitionOrder {
   /** This member committed `next` (the next offset to read) for the partition. */
   committed(key: string, next: number): void {
     this.committedNext.set(key, Math.max(next, this.committedNext.get(key) ?? next));
+  }
+
+  /** What this member committed no longer describes the partition's log (assigned away, or the log is shorter). */
+  forget(key: string): void {
+    this.committedNext.delete(key);
+  }
+
+  /** Partitions with a commit remembered. */
+  keys(): string[] {
+    return [...this.committedNext.keys()];
   }
 
   /** The next offset this member committed for the partition, if any: records below it are done. */

@@ -40,6 +40,25 @@ export class BatchProcessor {
 
   constructor(private readonly o: BatchProcessorOptions) {}
 
+  /**
+   * What a failure shaped for the partition, unless it describes records past the log's end: the
+   * topic was deleted and created again, or its log truncated, and those offsets are new records.
+   */
+  rememberedFor(topic: string, partition: number, highWatermark: number): RememberedItem[] | undefined {
+    const key = partitionKey(topic, partition);
+    const items = this.remembered.get(key);
+    if (!items?.some((m) => m.until >= highWatermark)) return items;
+    this.o.logger.warn('retry state of offsets past the log end dropped: the topic was recreated or its log truncated', { partition, logEnd: highWatermark, offsets: items.map((m) => `${m.from}-${m.until}`) });
+    this.remembered.delete(key);
+    return undefined;
+  }
+
+  /** A join assigned `partitions` of `topic`: what was remembered for the others is no longer this poller's to resume. */
+  keepOnly(topic: string, partitions: readonly number[]): void {
+    const owned = new Set(partitions.map((p) => partitionKey(topic, p)));
+    for (const key of this.remembered.keys()) if (!owned.has(key)) this.remembered.delete(key);
+  }
+
   async process(batch: PartitionBatch, work: WorkItem[], batchEnd: number): Promise<void> {
     const key = partitionKey(batch.topic, batch.partition);
     const queue = [...work];

@@ -8,7 +8,7 @@ import type { TriggerSpec } from '../config/types.ts';
 import type { SluiceError } from '../errors.ts';
 import { MAX_PAYLOAD_BYTES } from '../chunking/chunker.ts';
 import { envelopeBytes } from '../event/event-size.ts';
-import { partitionKey, type KafkaRecord } from '../event/record.ts';
+import type { KafkaRecord } from '../event/record.ts';
 import { retryDelayMs } from '../failure/backoff.ts';
 import { createDestination, type DestinationSender } from '../failure/destinations/index.ts';
 import { compileFilters } from '../filter/compile.ts';
@@ -101,11 +101,16 @@ export function createPoller(o: PollerOptions): Poller {
     if (!decoded) return;
     const { records } = decoded;
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes, envelopeBytes: envelopeBytes(source, topic, partition) };
-    const work = planWork(records, matches, limits, processor.remembered.get(partitionKey(topic, partition)), decoded.undecodable);
+    const work = planWork(records, matches, limits, processor.rememberedFor(topic, partition, batch.highWatermark), decoded.undecodable);
     const kept = work.reduce((n, w) => n + w.records.length, 0);
     if (trigger.filterPatterns.length && kept < records.length) events.emit('poller.filtered', { functionName: trigger.functionName, topic, partition, count: records.length - kept });
     await processor.process(batch, work, last + 1);
   };
+
+  // Retry state is kept across member restarts, for the partitions the trigger still owns.
+  const forgetLost = events.on('group.join', (e) => {
+    if (e.groupId === trigger.consumerGroupId) processor.keepOnly(trigger.topic, e.assignment[trigger.topic] ?? []);
+  });
 
   const kafka = createKafkaClient({ brokers: o.brokers, clientId: `sluice-${trigger.functionName}`, logger, ...o.security });
   const supervisor = new Supervisor({
@@ -136,6 +141,7 @@ export function createPoller(o: PollerOptions): Poller {
     start: () => supervisor.start(),
     async stop() {
       await supervisor.stop();
+      forgetLost();
       await destination?.close();
     },
   };
