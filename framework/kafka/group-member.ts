@@ -127,6 +127,16 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   // kafkajs throttles heartbeats only after a success; this bounds the attempts while a
   // rebalance answers every one with an error (one per interval for the member, not per chunk).
   let lastHeartbeatAttempt = 0;
+  // When the coordinator last answered a heartbeat (or the join): past a session without one, it
+  // has removed this member, whatever error the heartbeats met (a coordinator unreachable is not a
+  // rebalance error), and another member may own its partitions: no chunk may start.
+  let lastHeartbeatOk = Date.now();
+  const crash = (error: Error) => {
+    if (crashed) return;
+    crashed = true;
+    o.events.emit('group.crash', { groupId: o.groupId, error });
+    o.onCrash(error);
+  };
   // kafkajs runs one fetch loop per broker and fetches again only once every batch of the last
   // fetch was processed, so a batch in hand comes from its broker's latest fetch. Which broker is
   // not told: the oldest latest fetch is a time no batch in hand was fetched before. (A broker
@@ -144,6 +154,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   });
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
     state.joined(payload.memberId, payload.memberAssignment);
+    lastHeartbeatOk = Date.now();
     for (const key of order.keys()) {
       const [topic, partition] = splitKey(key);
       if (!payload.memberAssignment[topic]?.includes(partition)) order.forget(key);
@@ -156,17 +167,16 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       durationMs: payload.duration,
     });
   });
-  consumer.on(consumer.events.HEARTBEAT, () => o.events.emit('poller.heartbeat', { groupId: o.groupId, ok: true }));
+  consumer.on(consumer.events.HEARTBEAT, () => {
+    lastHeartbeatOk = Date.now();
+    o.events.emit('poller.heartbeat', { groupId: o.groupId, ok: true });
+  });
   consumer.on(consumer.events.REBALANCING, ({ payload }) => {
     // kafkajs's own heartbeat (after a batch, or on an empty fetch) learned it first.
     state.rebalancing(new Error('kafkajs is rejoining the group'), 'kafkajs', state.generation);
     o.events.emit('group.rebalancing', { groupId: o.groupId, memberId: payload.memberId });
   });
-  consumer.on(consumer.events.CRASH, ({ payload }) => {
-    crashed = true;
-    o.events.emit('group.crash', { groupId: o.groupId, error: payload.error });
-    o.onCrash(payload.error);
-  });
+  consumer.on(consumer.events.CRASH, ({ payload }) => crash(payload.error));
 
   const eachBatch = (p: EachBatchPayload): Promise<void> => order.serialize(`${p.batch.topic}:${p.batch.partition}`, () => processBatch(p));
 
@@ -205,8 +215,11 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           await p.heartbeat(); // sent only when due; HEARTBEAT below counts what was sent
         } catch (e) {
           o.events.emit('poller.heartbeat', { groupId: o.groupId, ok: false });
-          if (!isRebalance(e)) throw e;
-          state.rebalancing(e as Error, `heartbeat during ${topic}-${partition}`, generation);
+          if (isRebalance(e)) return state.rebalancing(e as Error, `heartbeat during ${topic}-${partition}`, generation);
+          const silentMs = Date.now() - lastHeartbeatOk;
+          if (silentMs <= o.sessionTimeoutMs) throw e;
+          const gone = new kafkajs.KafkaJSError(`no heartbeat answered for ${silentMs} ms, longer than the session (${o.sessionTimeoutMs} ms): the coordinator has removed this member (last error: ${(e as Error).message})`, { retriable: true });
+          state.rebalancing(Object.assign(gone, { type: 'UNKNOWN_MEMBER_ID', cause: e }), `heartbeat during ${topic}-${partition}`, generation);
         }
       },
       commit: async (nextOffset) => {
@@ -221,8 +234,13 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           // sending commits to it until the member rejoins: rejoin (which finds the coordinator
           // again) instead of processing more records whose commits would fail too. A permanent
           // one (an authorization refused) is left as a refused commit: rejoining cannot mend it.
+          // A permanent one (an authorization refused after an ACL change) stops the member: kafkajs
+          // would fetch on past the refused offset, invoking records it can never commit. The
+          // supervisor starts a new member from the last commit, and gives up on the trigger
+          // (exiting, naming it) if the refusals go on.
           const rejoin = isRebalance(e) ? (e as Error) : (e as { retriable?: boolean }).retriable !== false ? coordinatorLost(e as Error) : undefined;
           if (rejoin) state.rebalancing(rejoin, `commit of ${topic}-${partition}`, generation);
+          else crash(new Error(`the coordinator refused the commit of ${topic}-${partition} for good: ${(e as Error).message}`, { cause: e }));
           return { ok: false, reason: 'refused', error: e as Error };
         }
       },
@@ -243,7 +261,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     } finally {
       inFlight.delete(work);
     }
-    o.onProgress?.();
+    if (!crashed) o.onProgress?.();
     // Hand the rebalance back to kafkajs only now, after in-flight work was committed.
     if (state.rebalance) throw state.rebalance;
   };
