@@ -20,7 +20,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['tests/integration/**/*.test.ts', 'tests/regressions/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
+          include: ['tests/integration/**/*.test.ts', 'tests/regressions/*.test.ts', 'tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
@@ -31,7 +31,7 @@ export default defineConfig({
       {
         test: {
           name: 'faults',
-          include: ['tests/faults/*.test.ts'],
+          include: ['tests/faults/*.test.ts', 'tests/regressions/faults/*.test.ts'],
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/faults/support/cluster-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 180_000,
