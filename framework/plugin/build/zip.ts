@@ -52,31 +52,17 @@ export function zipBytes(entries: readonly ZipEntry[]): Buffer {
     const crc = crc32(e.data);
     const method = stored ? 0 : 8;
 
+    // The local header and the central directory entry share a run of fields: version needed to the name's length.
+    const fields = { method, crc, compressed: body.length, size: e.data.length, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(VERSION_NEEDED, 4);
-    local.writeUInt16LE(UTF8_NAMES, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    writeShared(local, 4, fields);
+    local.writeUInt16LE(0, 28); // extra
 
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(MADE_BY_UNIX, 4);
-    central.writeUInt16LE(VERSION_NEEDED, 6);
-    central.writeUInt16LE(UTF8_NAMES, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt16LE(DOS_TIME, 12);
-    central.writeUInt16LE(DOS_DATE, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(e.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeShared(central, 6, fields);
     central.writeUInt16LE(0, 30); // extra
     central.writeUInt16LE(0, 32); // comment
     central.writeUInt16LE(0, 34); // disk
@@ -101,4 +87,17 @@ export function zipBytes(entries: readonly ZipEntry[]): Buffer {
   end.writeUInt32LE(offset, 16);
   end.writeUInt16LE(0, 20);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/** Version needed, flags, method, time, date, CRC-32, sizes and the name's length, from `at`. */
+function writeShared(b: Buffer, at: number, f: { method: number; crc: number; compressed: number; size: number; nameLength: number }): void {
+  b.writeUInt16LE(VERSION_NEEDED, at);
+  b.writeUInt16LE(UTF8_NAMES, at + 2);
+  b.writeUInt16LE(f.method, at + 4);
+  b.writeUInt16LE(DOS_TIME, at + 6);
+  b.writeUInt16LE(DOS_DATE, at + 8);
+  b.writeUInt32LE(f.crc, at + 10);
+  b.writeUInt32LE(f.compressed, at + 14);
+  b.writeUInt32LE(f.size, at + 18);
+  b.writeUInt16LE(f.nameLength, at + 22);
 }
