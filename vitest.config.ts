@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * One runner, four tiers. Unit tests sit beside the pure modules in framework/;
+ * One runner, four tiers (and `installed`, one end-to-end test again on other Node.js versions). Unit tests sit beside the pure modules in framework/;
  * integration and end-to-end tests talk to a real Apache Kafka that tests/global-setup.ts
  * starts (or the cluster named by KAFKA_BROKERS), and the integration tier also gets the schema registry
  * tests/registry-setup.ts starts (or SCHEMA_REGISTRY_URL); the fault tier hurts the nodes of a local
@@ -26,6 +26,17 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Tests share one broker and this machine has two cores: run files one at a time.
           fileParallelism: false,
+        },
+      },
+      {
+        // The installed-package test alone, with the broker but not the schema registry:
+        // `npm run test:node-versions` runs it (and the unit tier) on Node.js 22 and 24 (infra/node-versions.ts).
+        test: {
+          name: 'installed',
+          include: ['tests/e2e/installed-package.test.ts'],
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
       {

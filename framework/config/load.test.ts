@@ -213,7 +213,7 @@ describe('resolveService', () => {
     const lines = errorOf(() => resolveService(doc, options)).split('\n');
     expect(lines[0]).toBe('serverless.yml: 5 problems with the Sluice configuration:');
     expect(lines.slice(1)).toEqual([
-      '  - custom.sluice: unknown property "brokers". Allowed properties: bootstrapServers, emulateNativeEvents, maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts, http, metrics, deploy.',
+      '  - custom.sluice: unknown property "brokers". Allowed properties: bootstrapServers, emulateNativeEvents, maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts, http, metrics, deploy, build.',
       '  - functions.orders.events[0].sluice: unknown property "batchsize". Did you mean "batchSize"?',
       '  - functions.orders.events[0].sluice.batchSize: must be at most 10000 (got 10001). batchSize is the number of records per invocation, 1–10000.',
       '  - functions.payments: missing required property "handler" (the handler to invoke, e.g. functions/payments.handler).',

@@ -1,3 +1,4 @@
+import { sluiceBuildSchema, type SluiceBuildInput } from '../plugin/build/schema.ts';
 import { sluiceDeploySchema, type SluiceDeployInput } from '../plugin/deploy/schema.ts';
 import { schemaRegistryConfigSchema, type SchemaRegistryConfigInput } from './schema-registry.ts';
 import { accessConfigurationsSchema, tlsSchema, type AccessConfigurationsInput } from './access.ts';
@@ -289,6 +290,7 @@ export const sluiceCustomSchema = {
       additionalProperties: false,
     },
     deploy: sluiceDeploySchema,
+    build: sluiceBuildSchema,
   },
   additionalProperties: false,
 } as const;
@@ -337,4 +339,5 @@ export interface SluiceCustomInput extends GroupTuningInput {
   http?: { port?: number };
   metrics?: { namespace?: string; period?: number };
   deploy?: SluiceDeployInput;
+  build?: SluiceBuildInput;
 }

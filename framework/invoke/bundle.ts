@@ -38,11 +38,16 @@ export async function bundleHandler(rootDir: string, functionName: string, locat
       banner: { js: "import { createRequire as __sluiceCreateRequire } from 'node:module'; const require = __sluiceCreateRequire(import.meta.url);" },
     });
   } catch (e) {
-    const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
-    const detail = errors
-      .map((x) => (x.location ? `${x.location.file}:${x.location.line}:${x.location.column}: ${x.text}` : x.text))
-      .join('\n  ');
-    throw new SluiceError('HANDLER_BUILD_FAILED', `Cannot build function "${functionName}" (${source}):\n  ${detail || String(e)}`, { cause: e });
+    throw buildFailure(e, functionName, source);
   }
   return outfile;
+}
+
+/** esbuild's failure as Sluice's error: each message with its file:line:column. */
+export function buildFailure(e: unknown, functionName: string, source: string, hint = ''): SluiceError {
+  const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
+  const detail = errors
+    .map((x) => (x.location ? `${x.location.file}:${x.location.line}:${x.location.column}: ${x.text}` : x.text))
+    .join('\n  ');
+  return new SluiceError('HANDLER_BUILD_FAILED', `Cannot build function "${functionName}" (${source}):\n  ${detail || String(e)}${hint}`, { cause: e });
 }

@@ -3,8 +3,8 @@
  * the configuration schemas and declares commands and hooks; configuration is read in hooks,
  * where the framework has resolved its variables. The hooks' work lives in ./commands.ts,
  * loaded on first use (it pulls in kafkajs, esbuild and the poller, which `serverless package`
- * does not need), and `serverless package`'s in ./deploy/package-hook.ts (the poller's ECS
- * service in the template). index.cjs is the file serverless.yml lists; it loads this one.
+ * does not need), and `serverless package`'s in ./build/package-hook.ts (the functions as
+ * esbuild bundles) and ./deploy/package-hook.ts (the poller's ECS service in the template). index.cjs is the file serverless.yml lists; it loads this one.
  */
 import { sluiceCustomSchema, sluiceEventSchema } from '../config/schema.ts';
 import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './serverless-api.ts';
@@ -12,6 +12,7 @@ import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './s
 type Commands = typeof import('./commands.ts');
 type Service = typeof import('./service.ts');
 type PackageHook = typeof import('./deploy/package-hook.ts');
+type BuildHook = typeof import('./build/package-hook.ts');
 /** Imports a module of this directory as native ESM (tsx's tsImport, from index.cjs). */
 export type LoadModule = (specifier: string) => Promise<unknown>;
 
@@ -76,9 +77,11 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
   let loadedCommands: Promise<Commands> | undefined;
   let loadedService: Promise<Service> | undefined;
   let loadedPackageHook: Promise<PackageHook> | undefined;
+  let loadedBuildHook: Promise<BuildHook> | undefined;
   const commands = () => (loadedCommands ??= load('./commands.ts') as Promise<Commands>);
   const service = () => (loadedService ??= load('./service.ts') as Promise<Service>);
   const packageHook = () => (loadedPackageHook ??= load('./deploy/package-hook.ts') as Promise<PackageHook>);
+  const buildHook = () => (loadedBuildHook ??= load('./build/package-hook.ts') as Promise<BuildHook>);
 
   return class SluicePlugin {
     readonly commands = COMMANDS;
@@ -99,6 +102,11 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
         'sluice:lag:show': async () => (await commands()).lag(context),
         'sluice:status:show': async () => (await commands()).status(context),
         'sluice:produce:send': async () => (await commands()).produce(context),
+        // Before the framework zips the service: the Node.js functions as esbuild bundles (build/).
+        'before:package:createDeploymentArtifacts': async () => (await buildHook()).bundleFunctions(context),
+        // `serverless deploy function -f <name>` packages that one function.
+        'before:package:function:package': async () =>
+          (await buildHook()).bundleFunctions(context, typeof options.function === 'string' ? options.function : undefined),
         // The compiled template holds every function by now: add the poller's ECS service (deploy/).
         'package:compileEvents': async () => (await packageHook()).addPollerService(context),
       };

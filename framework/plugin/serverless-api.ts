@@ -38,14 +38,36 @@ export interface Serverless {
   /** The service file as parsed, its variables resolved by the time hooks run. */
   configurationInput: unknown;
   service: {
-    provider: { name: string; stage?: string; compiledCloudFormationTemplate?: CloudFormationTemplate };
+    /** The service's name. */
+    service: string;
+    provider: {
+      name: string;
+      stage?: string;
+      runtime?: string;
+      environment?: Record<string, unknown>;
+      compiledCloudFormationTemplate?: CloudFormationTemplate;
+    };
     configValidationMode?: 'error' | 'warn' | 'off';
+    /** As written: a list of names, or `{ modules, localPath }`. */
+    plugins?: unknown;
+    package: { individually?: boolean; artifact?: string; path?: string };
+    getAllFunctions(): string[];
     /** A function as the framework normalised it: `name` is its deployed name (`<service>-<stage>-<function>` by default). */
-    getFunction(functionName: string): { name?: string };
+    getFunction(functionName: string): FrameworkFunction;
   };
-  getProvider(name: 'aws'): { naming: { getLambdaLogicalId(functionName: string): string } };
+  getProvider(name: 'aws'): { naming: { getLambdaLogicalId(functionName: string): string }; getRuntime(runtime?: string): string };
   configSchemaHandler: SchemaHandler;
   classes: { Error: new (message: string, code?: string) => Error };
+}
+
+/** A function of the service; package hooks may set its `package.artifact` and `environment`. */
+export interface FrameworkFunction {
+  name?: string;
+  handler?: string;
+  image?: unknown;
+  runtime?: string;
+  environment?: Record<string, unknown>;
+  package?: { individually?: boolean; artifact?: string; disable?: boolean; patterns?: string[] };
 }
 
 /** The template `serverless package` compiles (complete with functions by `package:compileEvents`). */

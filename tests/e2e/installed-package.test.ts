@@ -1,28 +1,43 @@
 /**
  * Sluice as a user gets it: `npm pack` of this repository, installed into a new service that the
- * test creates (its own package.json with the tarball as a devDependency, a serverless.yml that
- * lists the plugin by name, a TypeScript handler importing the helpers by name). There
- * `serverless sluice start` handles and commits records sent with `serverless sluice produce`,
- * `serverless sluice lag` shows lag 0, `tsc` type-checks the handler with plain strict options,
- * and `serverless package` writes the poller's template, cfn-lint clean.
+ * test creates with the README's install line (`npm install --save-dev serverless-sluice osls`,
+ * the tarball for serverless-sluice), once with osls 3.77.1 and once with whatever `osls` the
+ * registry serves today (4.x), each the service's own CLI. There `serverless sluice start` handles
+ * and commits records sent with `serverless sluice produce`, `serverless sluice lag` shows lag 0,
+ * `tsc` type-checks the handler (importing the helpers by name) with plain strict options, and
+ * `serverless package` writes the poller's template, cfn-lint clean, and the function's zip,
+ * which Lambda's runtime client loads and runs (tests/support/lambda-runtime.ts) with the
+ * package's helpers bundled in. `npm run test:node-versions` runs this file on Node.js 22 and 24.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TriggerLag } from '../../framework/cli/lag-report.ts';
+import { buildEvent } from '../../framework/event/build-event.ts';
+import { ensureNode } from '../../infra/npm-tools.ts';
+import { filesIn, packagedFunctions, unpack } from '../support/artifacts.ts';
 import { cfnLint } from '../support/cfn-lint.ts';
 import { REPO } from '../support/cli.ts';
 import { brokers, createTopic, deleteTopic, uniqueName, waitFor } from '../support/kafka.ts';
+import { LocalLambda } from '../support/lambda-runtime.ts';
 import { sls, type Sls } from '../support/sls.ts';
 
+/** The osls each service installs: the last 3.x, and the README's line as written (today's major, 4). */
+const CLIS = [
+  { spec: 'osls@3.77.1', major: 3 },
+  { spec: 'osls', major: 4 },
+] as const;
+
 const work = mkdtempSync(join(tmpdir(), 'sluice-installed-'));
-const topic = uniqueName('installed');
-let start: Sls | undefined;
+const topics: string[] = [];
+const running: Sls[] = [];
+const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
-  start?.signal('SIGKILL');
-  await deleteTopic(topic);
+  running.forEach((s) => s.signal('SIGKILL'));
+  await Promise.all(cleanup.map((c) => c()));
+  await Promise.all(topics.map(deleteTopic));
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -46,48 +61,68 @@ function run(command: string, args: string[], cwd: string, timeoutMs = 180_000):
   return r.stdout;
 }
 
-describe('the installed package, in a service of its own', () => {
-  it('packs only what users need, installs by name, runs, commits, type-checks and packages', async () => {
-    // npm pack runs prepare (npm run build): the tarball carries dist/, compiled now.
-    const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], REPO)) as Array<{ filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>;
-    const { filename, size, unpackedSize, files } = packed[0]!;
-    const paths = files.map((f) => f.path);
-    console.log(`[package] ${filename}: ${paths.length} files, ${(size / 1024).toFixed(0)} KiB packed, ${(unpackedSize / 1024).toFixed(0)} KiB unpacked`);
-    expect(paths.filter((p) => /(^|\/)(tests?|bench|fixtures)\/|\.test\.|(^|\/)functions\//.test(p))).toEqual([]);
-    expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]); // no TypeScript sources: nothing needs tsx
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/framework/plugin/index.cjs', 'dist/framework/handler/index.js', 'dist/framework/handler/index.d.ts', 'dist/infra/kafka/pom.xml']));
+let tarball: string;
 
-    const dir = join(work, 'shop');
+beforeAll(() => {
+  // test:node-versions packs once for its runs (infra/node-versions.ts); what the tarball holds is checked on the first.
+  if (process.env.SLUICE_TARBALL) {
+    tarball = process.env.SLUICE_TARBALL;
+    return;
+  }
+  // npm pack runs prepare (npm run build): the tarball carries dist/, compiled now.
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], REPO)) as Array<{ filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>;
+  const { filename, size, unpackedSize, files } = packed[0]!;
+  const paths = files.map((f) => f.path);
+  console.log(`[package] ${filename}: ${paths.length} files, ${(size / 1024).toFixed(0)} KiB packed, ${(unpackedSize / 1024).toFixed(0)} KiB unpacked`);
+  expect(paths.filter((p) => /(^|\/)(tests?|bench|fixtures)\/|\.test\.|(^|\/)functions\//.test(p))).toEqual([]);
+  expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]); // no TypeScript sources: nothing needs tsx
+  expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/framework/plugin/index.cjs', 'dist/framework/handler/index.js', 'dist/framework/handler/index.d.ts', 'dist/infra/kafka/pom.xml']));
+  tarball = join(work, filename);
+}, 180_000);
+
+describe.each(CLIS)('the installed package, in a service of its own, with $spec', ({ spec, major }) => {
+  it(`installs by name with the README's line, runs, commits, type-checks and packages (Node.js ${process.versions.node})`, async () => {
+    const topic = uniqueName('installed');
+    topics.push(topic);
+    const dir = join(work, `shop-osls${major}`);
     mkdirSync(join(dir, 'functions'), { recursive: true });
     const recordFile = join(dir, 'seen.jsonl');
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module', devDependencies: { 'serverless-sluice': `file:${join(work, filename)}` } }, null, 2));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }, null, 2));
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true }, include: ['functions'] }, null, 2));
     writeFileSync(join(dir, 'functions', 'orders.ts'), HANDLER);
     writeFileSync(
       join(dir, 'serverless.yml'),
-      `service: shop\nframeworkVersion: '3'\nconfigValidationMode: error\nplugins:\n  - serverless-sluice\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\n` +
+      `service: shop\nframeworkVersion: '3 || 4'\nconfigValidationMode: error\nplugins:\n  - serverless-sluice\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\n` +
         `custom:\n  sluice:\n    deploy:\n      image: example/sluice:1.0\nfunctions:\n  orders:\n    handler: functions/orders.handler\n    environment:\n      RECORD_FILE: ${recordFile}\n    events:\n` +
         `      - sluice:\n          topic: ${topic}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`,
     );
-    // From npm's cache where it can: the tarball's dependencies are this repository's.
-    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir, 300_000);
-    expect(existsSync(join(dir, 'node_modules', 'tsx'))).toBe(false);
+    // The README's install line, with the tarball for serverless-sluice; from npm's cache where it can.
+    run('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', tarball, spec], dir, 300_000);
+    const installed = JSON.parse(readFileSync(join(dir, 'node_modules', 'osls', 'package.json'), 'utf8')) as { version: string };
+    console.log(`[installed] ${spec} -> osls ${installed.version} on Node.js ${process.versions.node}`);
+    expect(installed.version.split('.')[0], `\`npm install osls\` now installs osls ${installed.version}: check Sluice with it, then update CLIS, the README's install line and frameworkVersion`).toBe(String(major));
+    expect(existsSync(join(dir, 'node_modules', 'serverless', 'package.json')), 'serverless (v4) must never be installed').toBe(false);
+    // Sluice brings no TypeScript tooling (osls itself depends on tsx, for serverless.ts files).
+    const sluice = JSON.parse(readFileSync(join(dir, 'node_modules', 'serverless-sluice', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(sluice.dependencies).filter((d) => ['tsx', 'typescript', 'esbuild-register'].includes(d))).toEqual([]);
     expect(existsSync(join(dir, 'node_modules', 'typescript'))).toBe(false);
+    const cli = join(dir, 'node_modules', 'osls', 'bin', 'serverless.js');
 
     // The handler type-checks with plain strict options against the package's declarations.
     run(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
 
     await createTopic(topic, 2);
-    start = sls(['sluice', 'start'], dir);
+    const start = sls(['sluice', 'start'], dir, undefined, cli);
+    running.push(start);
     await start.waitFor(/ready\. Send records with: .*serverless sluice produce --topic/, 120_000);
-    const produce = sls(['sluice', 'produce', '--topic', topic], dir, '{"key":"a","value":{"n":1}}\n{"key":"b","value":{"n":2}}\n{"key":"c","value":{"n":3}}\n');
+    const produce = sls(['sluice', 'produce', '--topic', topic], dir, '{"key":"a","value":{"n":1}}\n{"key":"b","value":{"n":2}}\n{"key":"c","value":{"n":3}}\n', cli);
     expect(await produce.exited, produce.output()).toBe(0);
     await waitFor('3 records handled', () => existsSync(recordFile) && readFileSync(recordFile, 'utf8').trim().split('\n').length === 3, 60_000);
     expect(readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { n: number }).n).sort()).toEqual([1, 2, 3]);
 
     let report: TriggerLag | undefined;
     await waitFor('lag 0 with 3 committed', async () => {
-      const lag = sls(['sluice', 'lag', '--json'], dir);
+      const lag = sls(['sluice', 'lag', '--json'], dir, undefined, cli);
       if ((await lag.exited) !== 0) return false;
       [report] = JSON.parse(lag.output().slice(lag.output().indexOf('['), lag.output().lastIndexOf(']') + 1)) as TriggerLag[];
       return report!.totalLag === 0 && report!.partitions.reduce((n, p) => n + Math.max(p.committed, 0), 0) === 3;
@@ -96,11 +131,22 @@ describe('the installed package, in a service of its own', () => {
     expect(await start.exited, start.output()).toBe(0);
 
     const out = join(dir, 'out');
-    const pack = sls(['package', '--package', out], dir);
+    const pack = sls(['package', '--package', out], dir, undefined, cli);
     expect(await pack.exited, pack.output()).toBe(0);
     const template = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
     expect(template.Resources.SluiceService?.Type).toBe('AWS::ECS::Service');
     expect(Object.values(template.Resources).some((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toBe(false);
     cfnLint(join(out, 'cloudformation-template-update-stack.json'));
+
+    // The function's zip: the bundle and its map, nothing of the service's node_modules; Lambda's runtime client runs it.
+    const [fn] = packagedFunctions(out);
+    const task = unpack(fn!.zip);
+    cleanup.push(async () => rmSync(task, { recursive: true, force: true }));
+    expect(filesIn(task)).toEqual(['functions/orders.mjs', 'functions/orders.mjs.map']);
+    const lambda = await LocalLambda.start({ taskRoot: task, handler: fn!.handler, node: ensureNode(24), functionName: fn!.name, runtime: fn!.runtime, environment: fn!.environment });
+    cleanup.push(() => lambda.stop());
+    const record = { topic, partition: 1, offset: 7, timestamp: Date.now(), timestampType: 'CREATE_TIME' as const, key: Buffer.from('d'), value: Buffer.from('{"n":4}'), headers: [] };
+    expect(await lambda.invoke(buildEvent([record], { bootstrapServers: brokers().join(',') })), lambda.output()).toEqual({ ok: true, result: { batchItemFailures: [] } });
+    expect(readFileSync(recordFile, 'utf8')).toContain(JSON.stringify({ partition: 1, offset: 7, n: 4 }));
   });
 });

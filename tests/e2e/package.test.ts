@@ -2,11 +2,11 @@
  * `serverless package` (osls, run as a user runs it) adds the poller's ECS Fargate service to
  * the compiled CloudFormation: checked on the template it writes, with cfn-lint, and by running
  * the container's entry point on the SLUICE_TRIGGERS it holds against the real broker and a
- * stand-in Lambda endpoint. Services are packaged from copies in temp directories, so the zip
- * holds only their files (the repository's .sluice/ and node_modules stay out).
+ * stand-in Lambda endpoint. Services are packaged from copies in temp directories (their
+ * functions bundled from them, tests/e2e/lambda-artifacts.test.ts runs what that ships).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,11 +31,12 @@ type Statement = { Action: string[]; Resource: unknown[] };
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-/** A copy of a service: serverless.yml (its `./` plugin paths made absolute) and functions/. */
+/** A copy of a service: serverless.yml (its `./` plugin paths made absolute), functions/, and node_modules for the bundler to resolve their imports. */
 function serviceDir(yml: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-package-'));
   dirs.push(dir);
   cpSync(join(REPO, 'functions'), join(dir, 'functions'), { recursive: true });
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'junction');
   writeFileSync(join(dir, 'serverless.yml'), yml.replace(/^(\s*-\s*)serverless-sluice\b.*$/m, `$1${PLUGIN}`));
   return dir;
 }

@@ -12,10 +12,11 @@ export interface Sls {
   signal(s: NodeJS.Signals): void;
 }
 
-export function sls(args: string[], cwd: string, stdin?: string): Sls {
+/** `osls`: the CLI's entry, by default this repository's osls 3; a service's own for the installed package. */
+export function sls(args: string[], cwd: string, stdin?: string, osls = OSLS): Sls {
   const env: NodeJS.ProcessEnv = { ...process.env, SLS_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
   delete env.KAFKA_BROKERS;
-  const child = spawn(process.execPath, [OSLS, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [osls, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.end(stdin ?? '');
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
