@@ -57,6 +57,7 @@ const YIELD_EVERY = 500;
 type Unusable = { reason: SchemaFailureReason; detail: string };
 /** An attribute to decode: its frame, the reason it has none, or undefined (not selected, or null). */
 type Framed = Frame | FrameError | undefined;
+const NOTHING = { key: undefined, value: undefined } as const;
 
 export class RecordDecoder {
   private readonly compiled = new Map<string, Compiled>();
@@ -71,7 +72,8 @@ export class RecordDecoder {
    * batch full of records of one unknown id costs one lookup, not one per record.
    */
   async decode(records: readonly KafkaRecord[]): Promise<Decoded[]> {
-    const framed = records.map((r) => ({ key: this.o.key ? this.frameOf(r.key) : undefined, value: this.o.value ? this.frameOf(r.value) : undefined }));
+    // A record that could not be read at all (KafkaRecord.unreadable) is not decoded: it is sent on as it is.
+    const framed = records.map((r) => (r.unreadable ? NOTHING : { key: this.o.key ? this.frameOf(r.key) : undefined, value: this.o.value ? this.frameOf(r.value) : undefined }));
     const unusable = await this.lookUp(framed);
     const out: Decoded[] = [];
     for (const [i, record] of records.entries()) {
