@@ -11,12 +11,15 @@
  * the caller holds the whole batch back and fetches it again later. A null key or value (a
  * tombstone) passes through undecoded.
  */
-import { inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { inflate as inflateCb } from 'node:zlib';
+import { MAX_PAYLOAD_BYTES } from '../chunking/chunker.ts';
+import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import type { KafkaRecord, SchemaMetadata } from '../event/record.ts';
 import type { SchemaFailureReason } from '../failure/policy.ts';
 import { compileCodec, type Codec } from './codec.ts';
 import { DecodeError } from './decode-error.ts';
-import { SchemaNotFoundError, type SchemaRegistry } from './registry.ts';
+import { SchemaNotFoundError, SchemaUnusableError, type SchemaRegistry } from './registry.ts';
 import { FrameError, readFrame, type Frame } from './wire.ts';
 
 export type EventRecordFormat = 'JSON' | 'SOURCE';
@@ -76,8 +79,11 @@ export class RecordDecoder {
     const framed = records.map((r) => (r.unreadable ? NOTHING : { key: this.o.key ? this.frameOf(r.key) : undefined, value: this.o.value ? this.frameOf(r.value) : undefined }));
     const unusable = await this.lookUp(framed);
     const out: Decoded[] = [];
+    const budget = { left: INPUT_BOUNDS.maxDecompressedBytes };
     for (const [i, record] of records.entries()) {
       if (i > 0 && i % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
+      const f = framed[i]!;
+      if (isCompressed(f.key) || isCompressed(f.value)) framed[i] = { key: await inflateFrame(f.key, budget), value: await inflateFrame(f.value, budget) };
       try {
         out.push({ ok: true, record: this.decodeRecord(record, framed[i]!, unusable) });
       } catch (e) {
@@ -128,6 +134,8 @@ export class RecordDecoder {
       schema = await this.o.registry.lookup(schemaId);
     } catch (e) {
       if (e instanceof SchemaNotFoundError) return { reason: 'SCHEMA_NOT_FOUND', detail: e.message };
+      // Not remembered as uncompilable: the registry may answer properly next time.
+      if (e instanceof SchemaUnusableError) return { reason: 'DESERIALIZATION_ERROR', detail: e.message };
       throw e;
     }
     try {
@@ -164,14 +172,7 @@ export class RecordDecoder {
     const cannot = unusable.get(frame.schemaId);
     if (cannot) throw fail(cannot.reason, cannot.detail);
     const { codec, metadata } = this.compiled.get(frame.schemaId)!;
-    let payload = frame.payload;
-    if (frame.compressed) {
-      try {
-        payload = inflateSync(payload);
-      } catch (e) {
-        throw fail('DESERIALIZATION_ERROR', `the zlib-compressed payload does not inflate: ${(e as Error).message}`);
-      }
-    }
+    const payload = frame.payload; // inflated already, when it was compressed (inflateFrame)
     let decoded: unknown;
     try {
       decoded = codec.decode(payload);
@@ -182,5 +183,27 @@ export class RecordDecoder {
     if (this.o.format === 'JSON') return { bytes: Buffer.from(codec.toJson(decoded)), metadata };
     const json = which === 'value' && this.o.filters ? Buffer.from(codec.toJson(decoded)) : undefined;
     return { bytes: payload, metadata, ...(json ? { json } : {}) };
+  }
+}
+
+const inflate = promisify(inflateCb);
+const isCompressed = (f: Framed): f is Frame => f !== undefined && !(f instanceof FrameError) && f.compressed;
+
+/**
+ * A Glue-compressed payload inflated off the event loop, bounded: a record at most Lambda's payload
+ * limit (nothing larger can be invoked), a batch's records together at most maxDecompressedBytes.
+ * Past either, or not zlib, the attribute is a FrameError: the record's DESERIALIZATION_ERROR.
+ */
+async function inflateFrame(f: Framed, budget: { left: number }): Promise<Framed> {
+  if (!isCompressed(f)) return f;
+  const limit = Math.min(MAX_PAYLOAD_BYTES, budget.left);
+  try {
+    const payload = await inflate(f.payload, { maxOutputLength: Math.max(1, limit) });
+    budget.left -= payload.length;
+    return { schemaId: f.schemaId, payload, compressed: false };
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') return new FrameError(`the zlib-compressed payload does not inflate: ${(e as Error).message}`);
+    const which = limit === MAX_PAYLOAD_BYTES ? `${MAX_PAYLOAD_BYTES} bytes, Lambda's payload limit` : `what is left of the batch's ${INPUT_BOUNDS.maxDecompressedBytes} bytes (maxDecompressedBytes)`;
+    return new FrameError(`the zlib-compressed payload inflates to more than ${which}`);
   }
 }
