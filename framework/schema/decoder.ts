@@ -11,13 +11,11 @@
  * the caller holds the whole batch back and fetches it again later. A null key or value (a
  * tombstone) passes through undecoded.
  */
-import { promisify } from 'node:util';
-import { inflate as inflateCb } from 'node:zlib';
-import { MAX_PAYLOAD_BYTES } from '../chunking/chunker.ts';
 import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import type { KafkaRecord, SchemaMetadata } from '../event/record.ts';
 import type { SchemaFailureReason } from '../failure/policy.ts';
 import { compileCodec, type Codec } from './codec.ts';
+import { inflateFrame, isCompressed } from './glue-inflate.ts';
 import { DecodeError } from './decode-error.ts';
 import { SchemaNotFoundError, SchemaUnusableError, type SchemaRegistry } from './registry.ts';
 import { FrameError, readFrame, type Frame } from './wire.ts';
@@ -183,27 +181,5 @@ export class RecordDecoder {
     if (this.o.format === 'JSON') return { bytes: Buffer.from(codec.toJson(decoded)), metadata };
     const json = which === 'value' && this.o.filters ? Buffer.from(codec.toJson(decoded)) : undefined;
     return { bytes: payload, metadata, ...(json ? { json } : {}) };
-  }
-}
-
-const inflate = promisify(inflateCb);
-const isCompressed = (f: Framed): f is Frame => f !== undefined && !(f instanceof FrameError) && f.compressed;
-
-/**
- * A Glue-compressed payload inflated off the event loop, bounded: a record at most Lambda's payload
- * limit (nothing larger can be invoked), a batch's records together at most maxDecompressedBytes.
- * Past either, or not zlib, the attribute is a FrameError: the record's DESERIALIZATION_ERROR.
- */
-async function inflateFrame(f: Framed, budget: { left: number }): Promise<Framed> {
-  if (!isCompressed(f)) return f;
-  const limit = Math.min(MAX_PAYLOAD_BYTES, budget.left);
-  try {
-    const payload = await inflate(f.payload, { maxOutputLength: Math.max(1, limit) });
-    budget.left -= payload.length;
-    return { schemaId: f.schemaId, payload, compressed: false };
-  } catch (e) {
-    if ((e as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') return new FrameError(`the zlib-compressed payload does not inflate: ${(e as Error).message}`);
-    const which = limit === MAX_PAYLOAD_BYTES ? `${MAX_PAYLOAD_BYTES} bytes, Lambda's payload limit` : `what is left of the batch's ${INPUT_BOUNDS.maxDecompressedBytes} bytes (maxDecompressedBytes)`;
-    return new FrameError(`the zlib-compressed payload inflates to more than ${which}`);
   }
 }
