@@ -17,6 +17,7 @@ export type SluiceErrorCode =
   | 'HTTP_PORT_TAKEN'
   | 'PREREQUISITE_MISSING'
   | 'SCHEMA_NOT_FOUND'
+  | 'SCHEMA_UNUSABLE'
   | 'SCHEMA_REGISTRY_UNAVAILABLE';
 
 export interface SluiceErrorOptions {

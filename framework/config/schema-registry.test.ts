@@ -66,6 +66,25 @@ describe('buildSchemaRegistry', () => {
     expect(buildSchemaRegistry({ ...base, accessConfigs: [{ type: 'BASIC_AUTH', uri: SECRET }] }, AT).problems).toEqual([]);
     expect(buildSchemaRegistry({ ...base, schemaRegistryUri: 'https://r', accessConfigs: [{ type: 'SERVER_ROOT_CA_CERTIFICATE', uri: CA }] }, AT).problems).toEqual([]);
   });
+
+  it('allows BASIC_AUTH over plain http:// only to a loopback host', () => {
+    const auth = [{ type: 'BASIC_AUTH' as const, uri: SECRET }];
+    for (const uri of ['http://localhost:8081', 'http://127.0.0.1:8081/apis/ccompat/v7', 'http://[::1]:8081', 'https://registry.example.com']) {
+      expect(buildSchemaRegistry({ ...base, schemaRegistryUri: uri, accessConfigs: auth }, AT).problems, uri).toEqual([]);
+    }
+    expect(buildSchemaRegistry({ ...base, schemaRegistryUri: 'http://registry.example.com:8081', accessConfigs: auth }, AT).problems).toEqual([
+      `${AT}.schemaRegistryConfig.accessConfigs: BASIC_AUTH over plain http:// would send the password readable to anyone on the path; use an https:// schemaRegistryUri (plain http is accepted only for a loopback host such as 127.0.0.1 or localhost).`,
+    ]);
+    expect(buildSchemaRegistry({ ...base, schemaRegistryUri: 'http://127.0.0.1.evil.example:8081', accessConfigs: auth }, AT).problems).toHaveLength(1);
+  });
+
+  it('refuses a query string or fragment in the URL (an API key there would be logged), as it refuses user-info', () => {
+    for (const uri of ['https://r:8081/api?apiKey=s3cret', 'https://r:8081/api#key']) {
+      expect(buildSchemaRegistry({ ...base, schemaRegistryUri: uri }, AT).problems, uri).toEqual([
+        `${AT}.schemaRegistryConfig.schemaRegistryUri: carries a query string or fragment (often an API key), which would be logged, put in failure headers and stored in the deployed task; give the registry's API base without it, and credentials as a BASIC_AUTH secret under accessConfigs.`,
+      ]);
+    }
+  });
 });
 
 describe('schemaRegistryConfig schema', () => {

@@ -100,6 +100,12 @@ export function buildSchemaRegistry(input: SchemaRegistryConfigInput, path: stri
   if (!glue && /^https?:\/\/[^/]*@/.test(input.schemaRegistryUri)) {
     problems.push(`${at}.schemaRegistryUri: carries a user name or password in the URL, which would be logged and stored in the deployed task; put them in a BASIC_AUTH secret under accessConfigs instead.`);
   }
+  if (!glue && /[?#]/.test(input.schemaRegistryUri)) {
+    problems.push(`${at}.schemaRegistryUri: carries a query string or fragment (often an API key), which would be logged, put in failure headers and stored in the deployed task; give the registry's API base without it, and credentials as a BASIC_AUTH secret under accessConfigs.`);
+  }
+  if (!glue && access.basicAuthSecretArn && input.schemaRegistryUri.startsWith('http:') && !isLoopback(input.schemaRegistryUri)) {
+    problems.push(`${at}.accessConfigs: BASIC_AUTH over plain http:// would send the password readable to anyone on the path; use an https:// schemaRegistryUri (plain http is accepted only for a loopback host such as 127.0.0.1 or localhost).`);
+  }
   const spec: SchemaRegistrySpec = {
     uri: input.schemaRegistryUri,
     ...(glue ? { glue: { partition: glue[1]!, region: glue[2]!, accountId: glue[3]!, registryName: glue[4]! } } : {}),
@@ -109,4 +115,14 @@ export function buildSchemaRegistry(input: SchemaRegistryConfigInput, path: stri
     access,
   };
   return { spec, problems };
+}
+
+/** A URL whose host is this machine: localhost, 127.0.0.0/8 or [::1]. */
+function isLoopback(uri: string): boolean {
+  try {
+    const host = new URL(uri).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  } catch {
+    return false;
+  }
 }

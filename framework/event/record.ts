@@ -2,6 +2,8 @@
  * A Kafka record as Sluice carries it between the client adapter, the chunker and the event
  * builder. No kafkajs type crosses this line.
  */
+import type { InputFailureReason } from '../failure/policy.ts';
+
 export type TimestampType = 'CREATE_TIME' | 'LOG_APPEND_TIME';
 
 export interface KafkaRecord {
@@ -23,6 +25,11 @@ export interface KafkaRecord {
   received?: { key: Buffer | null; value: Buffer | null };
   /** The decoded value as JSON text, for filter patterns, when `value` is not that text (the SOURCE format). */
   filterValue?: Buffer;
+  /**
+   * Set when the record could not be read as one (framework/kafka/records.ts): it is never
+   * decoded, filtered or invoked, only sent through the failure policy with this reason.
+   */
+  unreadable?: { reason: InputFailureReason; error: string };
 }
 
 /** AWS's `keySchemaMetadata` / `valueSchemaMetadata`: the registry's data format and schema id. */

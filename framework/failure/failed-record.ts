@@ -34,6 +34,19 @@ export const FAILURE_HEADERS = {
 } as const;
 
 const MAX_ERROR_CHARS = 1_000;
+/** Sluice's header namespace, and what a producer's own header in it is renamed to on a destination copy. */
+const SLUICE_PREFIX = 'sluice-';
+export const FORGED_PREFIX = 'producer-';
+
+/**
+ * Every header of a Kafka destination copy: Sluice's failure headers first, then the record's own,
+ * where a producer's `sluice-*` header is renamed `producer-sluice-*`, so neither a reader that
+ * takes the first occurrence nor one that takes the last (Java's lastHeader) sees forged metadata.
+ */
+export function destinationHeaders(f: FailedRecord): Array<[string, Buffer]> {
+  const own = f.record.headers.map(([n, v]): [string, Buffer] => [n.startsWith(SLUICE_PREFIX) ? FORGED_PREFIX + n : n, v ?? Buffer.alloc(0)]);
+  return [...failureHeaders(f).map(([n, v]): [string, Buffer] => [n, Buffer.from(v)]), ...own];
+}
 
 export function failureHeaders(f: FailedRecord): Array<[string, string]> {
   const h: Array<[string, string]> = [

@@ -10,7 +10,16 @@ import type { KafkaRecord } from '../event/record.ts';
 import { retryDelayMs } from './backoff.ts';
 
 /** The schema-registry reasons carry AWS's names for them (SCHEMA_NOT_FOUND, DESERIALIZATION_ERROR). */
-export type FailureReason = 'RetryAttemptsExhausted' | 'RecordAgeExceeded' | 'PayloadTooLarge' | SchemaFailureReason;
+export type FailureReason = 'RetryAttemptsExhausted' | 'RecordAgeExceeded' | 'PayloadTooLarge' | SchemaFailureReason | InputFailureReason;
+/**
+ * Sluice's own reasons for a record that could not be read as a record (README, "Bounds on hostile
+ * input"); AWS has no name for these. Each is decided before any invocation, once, and sent on.
+ * - BatchUnreadable: its record batch did not decompress within the bound (or is corrupt);
+ * - HeadersOverLimit: more headers, or header bytes, than the bound;
+ * - FilterFailed: the filter patterns could not be evaluated on it (JSON nested past the bound);
+ * - RecordUnreadable: the poller's own code failed on it.
+ */
+export type InputFailureReason = 'BatchUnreadable' | 'HeadersOverLimit' | 'FilterFailed' | 'RecordUnreadable';
 export type SchemaFailureReason = 'SCHEMA_NOT_FOUND' | 'DESERIALIZATION_ERROR';
 export const isSchemaFailure = (reason: FailureReason): reason is SchemaFailureReason => reason === 'SCHEMA_NOT_FOUND' || reason === 'DESERIALIZATION_ERROR';
 

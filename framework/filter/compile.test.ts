@@ -199,4 +199,11 @@ describe('compileFilters', () => {
       }),
     );
   });
+
+  it('throws on a record whose JSON nests past maxFilterJsonDepth (its FilterFailed), where the matchers overflowed the stack', () => {
+    const filter = compileFilters([{ value: { a: [{ exists: true }] } }]);
+    const deep = (n: number) => ({ ...record('{"a":' + '['.repeat(n) + '1' + ']'.repeat(n) + '}') });
+    expect(filter(deep(100))).toBe(true);
+    expect(() => filter(deep(20_000))).toThrow(/maxFilterJsonDepth/);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { JsonNumber, parseJson, type JsonValue } from './json.ts';
+import { JsonNumber, JsonTooDeep, parseJson, type JsonValue } from './json.ts';
 
 /** Back to what JSON.parse returns, to compare the two parsers. */
 const plain = (v: JsonValue): unknown =>
@@ -67,5 +67,14 @@ describe('parseJson', () => {
 
   it('treats nesting too deep for the stack as not JSON, without throwing', () => {
     expect(parseJson('['.repeat(200_000) + ']'.repeat(200_000))).toBeUndefined();
+  });
+
+  it('refuses valid JSON nested past its bound, whatever the mix of arrays and objects, and reads it up to the bound', () => {
+    const nest = (depth: number) => '{"a":['.repeat(depth / 2) + '1' + ']}'.repeat(depth / 2);
+    expect(parseJson(nest(256), 256)).toBeInstanceOf(Map);
+    expect(() => parseJson(nest(258), 256)).toThrow(JsonTooDeep);
+    expect(() => parseJson('['.repeat(10_000) + ']'.repeat(10_000), 256)).toThrow(/deeper than 256 levels/);
+    // Wide is not deep: siblings do not add up.
+    expect(parseJson(`[${'[[1]],'.repeat(10_000)}0]`, 3)).toHaveLength(10_001);
   });
 });

@@ -17,14 +17,23 @@ export type JsonScalar = string | boolean | null | JsonNumber;
 export type JsonObject = Map<string, JsonValue>;
 export type JsonValue = JsonScalar | JsonValue[] | JsonObject;
 
-/** The parsed value, or undefined when `text` is not valid JSON. */
-export function parseJson(text: string): JsonValue | undefined {
-  const parser = new Parser(text);
+/**
+ * Valid JSON nested deeper than the parser's bound: the filter matchers walk values recursively,
+ * so such a value is refused here (the record's FilterFailed) instead of overflowing their stack.
+ */
+export class JsonTooDeep extends Error {
+  override readonly name = 'JsonTooDeep';
+}
+
+/** The parsed value, or undefined when `text` is not valid JSON; throws JsonTooDeep past `maxDepth` levels of nesting. */
+export function parseJson(text: string, maxDepth = Infinity): JsonValue | undefined {
+  const parser = new Parser(text, maxDepth);
   try {
     const value = parser.value();
     parser.skipSpace();
     return parser.atEnd() ? value : undefined;
-  } catch {
+  } catch (e) {
+    if (e instanceof JsonTooDeep) throw e;
     // Malformed input, or nesting deep enough to exhaust the stack: not JSON.
     return undefined;
   }
@@ -37,7 +46,15 @@ class Malformed extends Error {}
 
 class Parser {
   private i = 0;
-  constructor(private readonly s: string) {}
+  private depth = 0;
+  constructor(
+    private readonly s: string,
+    private readonly maxDepth: number,
+  ) {}
+
+  private enter(): void {
+    if (++this.depth > this.maxDepth) throw new JsonTooDeep(`the value nests deeper than ${this.maxDepth} levels (the bound maxFilterJsonDepth)`);
+  }
 
   atEnd(): boolean {
     return this.i === this.s.length;
@@ -66,10 +83,12 @@ class Parser {
 
   private object(): JsonObject {
     const out: JsonObject = new Map();
+    this.enter();
     this.i++;
     this.skipSpace();
     if (this.s[this.i] === '}') {
       this.i++;
+      this.depth--;
       return out;
     }
     for (;;) {
@@ -81,24 +100,32 @@ class Parser {
       out.set(key, this.value());
       this.skipSpace();
       const c = this.s[this.i++];
-      if (c === '}') return out;
+      if (c === '}') {
+        this.depth--;
+        return out;
+      }
       if (c !== ',') throw new Malformed();
     }
   }
 
   private array(): JsonValue[] {
     const out: JsonValue[] = [];
+    this.enter();
     this.i++;
     this.skipSpace();
     if (this.s[this.i] === ']') {
       this.i++;
+      this.depth--;
       return out;
     }
     for (;;) {
       out.push(this.value());
       this.skipSpace();
       const c = this.s[this.i++];
-      if (c === ']') return out;
+      if (c === ']') {
+        this.depth--;
+        return out;
+      }
       if (c !== ',') throw new Malformed();
     }
   }

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import { parseJson, type JsonValue } from './json.ts';
 
 /**
@@ -23,12 +24,13 @@ export type RecordValue =
 const ABSENT: RecordValue = { kind: 'absent' };
 const BINARY: RecordValue = { kind: 'binary' };
 
-export function decodeValue(bytes: Buffer | null): RecordValue {
+/** Throws JsonTooDeep for JSON nested deeper than `maxJsonDepth` (the filter's bound). */
+export function decodeValue(bytes: Buffer | null, maxJsonDepth = INPUT_BOUNDS.maxFilterJsonDepth): RecordValue {
   if (bytes === null) return ABSENT;
   if (!isUtf8(bytes)) return BINARY;
   const text = bytes.toString('utf8');
   if (looksStructured(text)) {
-    const json = parseJson(text);
+    const json = parseJson(text, maxJsonDepth);
     if (json !== undefined) return { kind: 'json', json };
   }
   return { kind: 'string', text };

@@ -6,6 +6,7 @@ import { Kafka, logLevel as KafkaLogLevel, type LogEntry, type SASLOptions } fro
 import type { Logger } from '../observe/logger.ts';
 // Registers snappy, lz4 and zstd with kafkajs: every client Sluice creates reads every codec.
 import './codecs/index.ts';
+import { assertKafkajsPatched } from './kafkajs-patch.ts';
 import { oauthBearerMechanism } from './oauth-bearer.ts';
 import { describeSecurity, redactor, secretValues, type MskIamAuth, type SaslCredentials, type TlsSettings } from './security.ts';
 
@@ -25,6 +26,7 @@ export interface ClientOptions {
 }
 
 export function createKafkaClient(options: ClientOptions): Kafka {
+  assertKafkajsPatched();
   const log = options.logger.child('kafkajs');
   const { sasl, iam, ssl } = options;
   const security = { ...(sasl ? { sasl } : {}), ...(iam ? { iam } : {}), ...(ssl ? { ssl } : {}) };

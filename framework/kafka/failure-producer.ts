@@ -9,7 +9,7 @@
 import { SluiceError } from '../errors.ts';
 import { recordBytes, splitIntoRequests, type SizedRecord } from '../failure/destinations/kafka-requests.ts';
 import type { DestinationSender } from '../failure/destinations/types.ts';
-import { failureHeaders, type FailedRecord } from '../failure/failed-record.ts';
+import { destinationHeaders, type FailedRecord } from '../failure/failed-record.ts';
 import type { Logger } from '../observe/logger.ts';
 import { ClusterAdmin } from './admin.ts';
 import { createKafkaClient } from './client.ts';
@@ -50,7 +50,7 @@ export function createKafkaDestination(uri: string, topic: string, brokers: stri
         key: f.record.key,
         value: f.record.value,
         timestamp: f.record.timestamp,
-        headers: [...f.record.headers.map(([n, v]): [string, Buffer] => [n, v ?? Buffer.alloc(0)]), ...failureHeaders(f).map(([n, v]): [string, Buffer] => [n, Buffer.from(v)])],
+        headers: destinationHeaders(f),
       }));
       const split = splitIntoRequests(outgoing, max, recordBytes);
       if (!split.ok) {

@@ -155,7 +155,9 @@ async function connectProducer(kafka: Kafka): Promise<Producer> {
 }
 
 function toMessage(r: OutgoingRecord): Message {
-  const headers: Record<string, Buffer[]> = {};
+  // Without a prototype: a header named constructor or __proto__ is an ordinary header here too
+  // (with `{}` it found Object.prototype's members, and a destination copy of such a record threw).
+  const headers: Record<string, Buffer[]> = Object.create(null);
   for (const [name, value] of r.headers ?? []) (headers[name] ??= []).push(Buffer.isBuffer(value) ? value : Buffer.from(value));
   return {
     key: r.key ?? null,

@@ -1,28 +1,82 @@
+/**
+ * kafkajs's messages -> Sluice's records. Never throws: a message that cannot be read as a
+ * record (its batch was unreadable, its headers are over the bounds, or this code failed on it)
+ * becomes a record marked `unreadable`, which the poller sends through the failure policy while
+ * the rest of the batch goes on (README, "Bounds on hostile input").
+ */
 import type { KafkaMessage } from 'kafkajs';
+import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import type { KafkaRecord } from '../event/record.ts';
+import type { InputFailureReason } from '../failure/policy.ts';
 
-/** kafkajs keeps the record batch's attributes on each message; its typings omit them. */
-type MessageWithBatchContext = KafkaMessage & { batchContext?: { timestampType?: number } };
+/**
+ * kafkajs keeps the record batch's attributes on each message; its typings omit them. Sluice's
+ * patch of kafkajs (infra/patches/kafkajs.mjs) marks the placeholder of a batch it could not read.
+ */
+type PatchedMessage = KafkaMessage & { batchContext?: { timestampType?: number }; unreadable?: { firstOffset: string; error: string } };
+
+export interface HeaderBounds {
+  maxHeaders: number;
+  maxHeaderBytes: number;
+}
 
 const LOG_APPEND_TIME = 1;
 
-export function toKafkaRecord(topic: string, partition: number, message: KafkaMessage): KafkaRecord {
-  const headers: KafkaRecord['headers'] = [];
-  for (const [name, value] of Object.entries(message.headers ?? {})) {
-    // kafkajs folds repeated header names into an array; unfold them to one entry each.
+class OverLimit extends Error {}
+
+export function toKafkaRecord(topic: string, partition: number, message: KafkaMessage, bounds: HeaderBounds = INPUT_BOUNDS): KafkaRecord {
+  const m = message as PatchedMessage;
+  let base: KafkaRecord;
+  try {
+    base = {
+      topic,
+      partition,
+      offset: Number(m.offset),
+      timestamp: Number(m.timestamp),
+      timestampType: m.batchContext?.timestampType === LOG_APPEND_TIME ? 'LOG_APPEND_TIME' : 'CREATE_TIME',
+      key: m.key ?? null,
+      value: m.value ?? null,
+      headers: [],
+    };
+  } catch (e) {
+    return unreadable({ topic, partition, offset: Number(String(m.offset)), timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: null, headers: [] }, 'RecordUnreadable', e);
+  }
+  if (m.unreadable) {
+    const error = `its record batch (offsets ${m.unreadable.firstOffset}-${base.offset}) could not be read: ${m.unreadable.error}`;
+    return { ...base, key: null, value: null, unreadable: { reason: 'BatchUnreadable', error } };
+  }
+  try {
+    base.headers = readHeaders(m.headers, bounds);
+    return base;
+  } catch (e) {
+    // The record travels on without its headers: they are what could not be read.
+    return unreadable(base, e instanceof OverLimit ? 'HeadersOverLimit' : 'RecordUnreadable', e);
+  }
+}
+
+function unreadable(record: KafkaRecord, reason: InputFailureReason, e: unknown): KafkaRecord {
+  const detail = e instanceof OverLimit ? e.message : `the poller could not read it: ${(e as Error)?.message ?? String(e)}`;
+  return { ...record, headers: [], unreadable: { reason, error: detail } };
+}
+
+/** In wire order per name; kafkajs folds repeated header names into an array, unfolded here to one entry each. */
+function readHeaders(headers: KafkaMessage['headers'], bounds: HeaderBounds): KafkaRecord['headers'] {
+  const out: KafkaRecord['headers'] = [];
+  if (!headers) return out;
+  let bytes = 0;
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
     for (const v of Array.isArray(value) ? value : [value]) {
-      headers.push([name, v === undefined || v === null ? null : Buffer.isBuffer(v) ? v : Buffer.from(v)]);
+      const buffer = v === undefined || v === null ? null : Buffer.isBuffer(v) ? v : typeof v === 'string' ? Buffer.from(v) : invalid(name);
+      bytes += Buffer.byteLength(name) + (buffer?.length ?? 0);
+      out.push([name, buffer]);
+      if (out.length > bounds.maxHeaders) throw new OverLimit(`it has more than ${bounds.maxHeaders} headers (the bound maxHeaders)`);
+      if (bytes > bounds.maxHeaderBytes) throw new OverLimit(`its headers exceed ${bounds.maxHeaderBytes} bytes (the bound maxHeaderBytes)`);
     }
   }
-  const timestampType = (message as MessageWithBatchContext).batchContext?.timestampType;
-  return {
-    topic,
-    partition,
-    offset: Number(message.offset),
-    timestamp: Number(message.timestamp),
-    timestampType: timestampType === LOG_APPEND_TIME ? 'LOG_APPEND_TIME' : 'CREATE_TIME',
-    key: message.key ?? null,
-    value: message.value ?? null,
-    headers,
-  };
+  return out;
+}
+
+function invalid(name: string): never {
+  throw new Error(`header "${name}" has a value that is neither bytes nor null (is kafkajs patched? infra/patches/kafkajs.mjs)`);
 }

@@ -128,4 +128,20 @@ describe('planWork', () => {
       }),
     );
   });
+
+  it('gives up at once on a record that could not be read, or that a filter threw on, and goes on with the rest', () => {
+    const records = range(0, 5);
+    records[2] = { ...records[2]!, unreadable: { reason: 'HeadersOverLimit', error: 'too many' } };
+    const throwsOn4 = (r: KafkaRecord) => {
+      if (r.offset === 4) throw new RangeError('Maximum call stack size exceeded');
+      return true;
+    };
+    const work = planWork(records, throwsOn4, limits);
+    expect(offsetsOf(work)).toEqual([[0, 1], [2], [3], [4], [5]]);
+    expect(work[1]).toMatchObject({ giveUp: 'HeadersOverLimit', error: 'too many' });
+    expect(work[3]).toMatchObject({ giveUp: 'FilterFailed', error: expect.stringMatching(/Maximum call stack/) });
+    // Remembered with a failed send, it comes back as the same give-up, keeping its count.
+    const again = planWork(records, throwsOn4, limits, rememberItems([{ ...work[1]!, remembered: true, sendFailures: 3 }]));
+    expect(again[1]).toMatchObject({ giveUp: 'HeadersOverLimit', sendFailures: 3 });
+  });
 });

@@ -6,12 +6,12 @@
  * by planChunks. What was left is kept by offsets, not by where a fetch starts, so it survives
  * any refetch of the same records: one after a backoff, after the poll budget ran out, or one
  * that starts earlier because a filtered prefix was not committed yet. A record the schema
- * registry could not decode becomes an item of its own, to give up on (AWS sends it to the
- * destination before filtering).
+ * registry could not decode, or one that could not be read or filtered (README, "Bounds on hostile
+ * input"), becomes an item of its own, to give up on (AWS sends it to the destination before filtering).
  */
 import { planChunks, type ChunkLimits } from '../chunking/chunker.ts';
 import type { KafkaRecord } from '../event/record.ts';
-import { isSchemaFailure, type FailureReason, type SchemaFailureReason } from '../failure/policy.ts';
+import { isSchemaFailure, type FailureReason, type InputFailureReason, type SchemaFailureReason } from '../failure/policy.ts';
 
 export interface WorkItem {
   records: KafkaRecord[];
@@ -58,10 +58,22 @@ export function rememberItems(queue: readonly WorkItem[]): RememberedItem[] {
     }));
 }
 
-/** A record the schema registry could not decode: it goes to the destination alone, before any filter. */
+/**
+ * A record the schema registry could not decode, or that could not be read or filtered at all
+ * (`KafkaRecord.unreadable`, a filter that threw): it goes to the destination alone, before any filter.
+ */
 export interface Undecodable {
-  reason: SchemaFailureReason;
+  reason: SchemaFailureReason | InputFailureReason;
   error: string;
+}
+
+/** Whether the filters keep `r`; a filter that throws on a record is that record's failure, not the member's crash. */
+function filterVerdict(matches: (r: KafkaRecord) => boolean, r: KafkaRecord): boolean | Undecodable {
+  try {
+    return matches(r);
+  } catch (e) {
+    return { reason: 'FilterFailed', error: `the filter patterns could not be evaluated on it: ${(e as Error)?.message ?? String(e)}` };
+  }
 }
 
 export function planWork(
@@ -92,8 +104,12 @@ export function planWork(
 
   let i = 0;
   for (const r of records) {
-    const bad = undecodable.get(r.offset);
-    if (!bad && !matches(r)) continue;
+    let bad: Undecodable | undefined = r.unreadable ?? undecodable.get(r.offset);
+    if (!bad) {
+      const verdict = filterVerdict(matches, r);
+      if (verdict === false) continue;
+      if (verdict !== true) bad = verdict;
+    }
     while (i < remembered.length && remembered[i]!.until < r.offset) i++;
     const m = remembered[i];
     // A record held for a schema failure is not kept as it was left: the registry's verdict is taken

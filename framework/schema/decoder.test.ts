@@ -167,6 +167,25 @@ describe('RecordDecoder: Glue', () => {
   });
 });
 
+describe('RecordDecoder: Glue compression bounds', () => {
+  it('refuses a record that inflates past Lambda payload limit, off the event loop, and decodes the rest of the batch', async () => {
+    const uuid = randomUUID();
+    const bomb = glue(uuid, deflateSync(Buffer.alloc(64 * 1024 * 1024)), 5); // 64 MB in 64 KB
+    const fine = glue(uuid, deflateSync(orderType.toBuffer({ id: 'ok', qty: 1 })), 5);
+    const out = await decoder(memoryRegistry('glue', { [uuid]: SCHEMAS['7']! })).decode([record(0, bomb), record(1, fine)]);
+    expect(out[0]).toMatchObject({ ok: false, reason: 'DESERIALIZATION_ERROR', error: expect.stringMatching(/inflates to more than 6291456 bytes, Lambda's payload limit/) });
+    expect(out[1]).toMatchObject({ ok: true });
+  });
+
+  it("stops inflating once a batch's records together reach maxDecompressedBytes", async () => {
+    const uuid = randomUUID();
+    const five = glue(uuid, deflateSync(Buffer.alloc(5 * 1024 * 1024)), 5); // under the record bound; 7 of them pass 32 MiB
+    const out = await decoder(memoryRegistry('glue', { [uuid]: SCHEMAS['7']! })).decode(Array.from({ length: 8 }, (_, i) => record(i, five)));
+    const refused = out.filter((d) => !d.ok && /maxDecompressedBytes/.test(d.error));
+    expect(refused.map((d) => d.record.offset)).toEqual([6, 7]);
+  });
+});
+
 describe('RecordDecoder: failures', () => {
   it('says SCHEMA_NOT_FOUND for an id the registry does not have, and keeps the record as read', async () => {
     const value = confluent(99, orderType.toBuffer({ id: 'x', qty: 1 }));

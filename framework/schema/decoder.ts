@@ -11,12 +11,13 @@
  * the caller holds the whole batch back and fetches it again later. A null key or value (a
  * tombstone) passes through undecoded.
  */
-import { inflateSync } from 'node:zlib';
+import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import type { KafkaRecord, SchemaMetadata } from '../event/record.ts';
 import type { SchemaFailureReason } from '../failure/policy.ts';
 import { compileCodec, type Codec } from './codec.ts';
+import { inflateFrame, isCompressed } from './glue-inflate.ts';
 import { DecodeError } from './decode-error.ts';
-import { SchemaNotFoundError, type SchemaRegistry } from './registry.ts';
+import { SchemaNotFoundError, SchemaUnusableError, type SchemaRegistry } from './registry.ts';
 import { FrameError, readFrame, type Frame } from './wire.ts';
 
 export type EventRecordFormat = 'JSON' | 'SOURCE';
@@ -57,6 +58,7 @@ const YIELD_EVERY = 500;
 type Unusable = { reason: SchemaFailureReason; detail: string };
 /** An attribute to decode: its frame, the reason it has none, or undefined (not selected, or null). */
 type Framed = Frame | FrameError | undefined;
+const NOTHING = { key: undefined, value: undefined } as const;
 
 export class RecordDecoder {
   private readonly compiled = new Map<string, Compiled>();
@@ -71,11 +73,15 @@ export class RecordDecoder {
    * batch full of records of one unknown id costs one lookup, not one per record.
    */
   async decode(records: readonly KafkaRecord[]): Promise<Decoded[]> {
-    const framed = records.map((r) => ({ key: this.o.key ? this.frameOf(r.key) : undefined, value: this.o.value ? this.frameOf(r.value) : undefined }));
+    // A record that could not be read at all (KafkaRecord.unreadable) is not decoded: it is sent on as it is.
+    const framed = records.map((r) => (r.unreadable ? NOTHING : { key: this.o.key ? this.frameOf(r.key) : undefined, value: this.o.value ? this.frameOf(r.value) : undefined }));
     const unusable = await this.lookUp(framed);
     const out: Decoded[] = [];
+    const budget = { left: INPUT_BOUNDS.maxDecompressedBytes };
     for (const [i, record] of records.entries()) {
       if (i > 0 && i % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
+      const f = framed[i]!;
+      if (isCompressed(f.key) || isCompressed(f.value)) framed[i] = { key: await inflateFrame(f.key, budget), value: await inflateFrame(f.value, budget) };
       try {
         out.push({ ok: true, record: this.decodeRecord(record, framed[i]!, unusable) });
       } catch (e) {
@@ -126,6 +132,8 @@ export class RecordDecoder {
       schema = await this.o.registry.lookup(schemaId);
     } catch (e) {
       if (e instanceof SchemaNotFoundError) return { reason: 'SCHEMA_NOT_FOUND', detail: e.message };
+      // Not remembered as uncompilable: the registry may answer properly next time.
+      if (e instanceof SchemaUnusableError) return { reason: 'DESERIALIZATION_ERROR', detail: e.message };
       throw e;
     }
     try {
@@ -162,14 +170,7 @@ export class RecordDecoder {
     const cannot = unusable.get(frame.schemaId);
     if (cannot) throw fail(cannot.reason, cannot.detail);
     const { codec, metadata } = this.compiled.get(frame.schemaId)!;
-    let payload = frame.payload;
-    if (frame.compressed) {
-      try {
-        payload = inflateSync(payload);
-      } catch (e) {
-        throw fail('DESERIALIZATION_ERROR', `the zlib-compressed payload does not inflate: ${(e as Error).message}`);
-      }
-    }
+    const payload = frame.payload; // inflated already, when it was compressed (inflateFrame)
     let decoded: unknown;
     try {
       decoded = codec.decode(payload);

@@ -3,6 +3,7 @@
  * (a Glue ARN or a registry URL), its `accessConfigs` secrets read once at start (a missing one
  * fails the start with its name), lookups cached by schema id.
  */
+import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import type { SchemaRegistrySpec } from '../config/types.ts';
 import { readSecretJson, SECRET_SHAPES, type SecretSource } from '../kafka/secrets.ts';
 import { confluentRegistry } from './confluent-registry.ts';
@@ -13,8 +14,8 @@ import { cachedRegistry, type SchemaRegistry } from './registry.ts';
 export { RecordDecoder, type Decoded } from './decoder.ts';
 export { RegistryUnavailableError } from './registry.ts';
 
-/** The longest one lookup may take; the partition waits and asks again after it. */
-export const LOOKUP_TIMEOUT_MS = 10_000;
+/** The longest one request of a lookup may take, to its last byte; the partition waits and asks again after it. */
+export const LOOKUP_TIMEOUT_MS = INPUT_BOUNDS.registryRequestDeadlineMs;
 
 export async function createRecordDecoder(spec: SchemaRegistrySpec, o: { path: string; filters: boolean; secrets: SecretSource }): Promise<RecordDecoder> {
   // The Glue client (the AWS SDK's) is loaded only for a Glue registry.
@@ -26,7 +27,7 @@ export async function createRecordDecoder(spec: SchemaRegistrySpec, o: { path: s
 
 async function httpSettings(spec: SchemaRegistrySpec, path: string, secrets: SecretSource): Promise<HttpSettings> {
   const at = `${path}.schemaRegistryConfig.accessConfigs`;
-  const settings: HttpSettings = { timeoutMs: LOOKUP_TIMEOUT_MS };
+  const settings: HttpSettings = { timeoutMs: LOOKUP_TIMEOUT_MS, maxBodyBytes: INPUT_BOUNDS.maxRegistryAnswerBytes };
   const { basicAuthSecretArn, clientCertificateSecretArn, rootCaSecretArn } = spec.access;
   if (basicAuthSecretArn) {
     const f = await readSecretJson(secrets, basicAuthSecretArn, SECRET_SHAPES.sasl, `${at} BASIC_AUTH`, ['username', 'password'], []);

@@ -24,8 +24,10 @@ import ajvDraft04 from 'ajv-draft-04';
 import { DecodeError, decoding } from './decode-error.ts';
 import type { Codec } from './codec.ts';
 import type { RegisteredSchema } from './registry.ts';
+import { safeRegExp } from './safe-pattern.ts';
 
-const OPTIONS = { strict: false, validateFormats: false, allErrors: false, logger: false } as const;
+/** `code.regExp`: a `pattern` that can backtrack exponentially is refused at compile (safe-pattern.ts). */
+const OPTIONS = { strict: false, validateFormats: false, allErrors: false, logger: false, code: { regExp: safeRegExp } } as const;
 
 export function jsonSchemaCodec(schema: RegisteredSchema): Codec {
   const root = JSON.parse(schema.definition) as Record<string, unknown>;

@@ -41,6 +41,14 @@ export class SchemaNotFoundError extends SluiceError {
   }
 }
 
+/** The registry answered for the schema with something that is not a usable schema (README, "Bounds on hostile input"). */
+export class SchemaUnusableError extends SluiceError {
+  constructor(readonly schemaId: string, uri: string, detail: string) {
+    super('SCHEMA_UNUSABLE', `schema ${schemaId} from the registry ${uri} cannot be used: ${detail}`);
+    this.name = 'SchemaUnusableError';
+  }
+}
+
 export class RegistryUnavailableError extends SluiceError {
   constructor(uri: string, detail: string, cause?: unknown) {
     super('SCHEMA_REGISTRY_UNAVAILABLE', `the schema registry ${uri} did not answer: ${detail}`, { retriable: true, cause });

@@ -42,12 +42,21 @@ export function createSnsDestination(d: Extract<Destination, { kind: 'sns' }>): 
   };
 }
 
-export function createS3Destination(d: Extract<Destination, { kind: 's3' }>): DestinationSender {
+/** The account the deployed poller runs in (set by the task definition): the only owner its failure buckets may have. */
+export const ACCOUNT_ENV = 'SLUICE_AWS_ACCOUNT_ID';
+
+/**
+ * `expectedBucketOwner`: S3 refuses the write (403) unless the bucket belongs to this account, so a
+ * bucket deleted and re-registered by someone else under the same name never receives the records.
+ * The deployed task sets it (ACCOUNT_ENV); a local run writes with the caller's own credentials.
+ */
+export function createS3Destination(d: Extract<Destination, { kind: 's3' }>, expectedBucketOwner = process.env[ACCOUNT_ENV] || undefined): DestinationSender {
   const client = new S3Client({ maxAttempts: 2, forcePathStyle: true });
+  const owner = expectedBucketOwner ? { ExpectedBucketOwner: expectedBucketOwner } : {};
   return {
     uri: d.uri,
     async send(records, signal) {
-      for (const f of records) await client.send(new PutObjectCommand({ Bucket: d.bucket, Key: objectKey(f), Body: failureDocument(f), ContentType: 'application/json' }), { abortSignal: signal });
+      for (const f of records) await client.send(new PutObjectCommand({ Bucket: d.bucket, Key: objectKey(f), Body: failureDocument(f), ContentType: 'application/json', ...owner }), { abortSignal: signal });
     },
     async close() {
       client.destroy();

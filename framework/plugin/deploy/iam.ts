@@ -52,12 +52,14 @@ export function taskRolePolicy(o: TaskRoleInput): Statement[] {
   return statements;
 }
 
+/** Confused-deputy guard, as AWS recommends for both ECS roles: only ECS acting for this account's tasks. */
+const THIS_ACCOUNTS_ECS = {
+  StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+  ArnLike: { 'aws:SourceArn': { 'Fn::Sub': 'arn:${AWS::Partition}:ecs:${AWS::Region}:${AWS::AccountId}:*' } },
+};
+
 export function taskRole(o: TaskRoleInput): Cfn {
-  return role(taskRolePolicy(o), {
-    // Confused-deputy guard, as AWS recommends for task roles: only ECS tasks of this account.
-    StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
-    ArnLike: { 'aws:SourceArn': { 'Fn::Sub': 'arn:${AWS::Partition}:ecs:${AWS::Region}:${AWS::AccountId}:*' } },
-  });
+  return role(taskRolePolicy(o), THIS_ACCOUNTS_ECS);
 }
 
 /** ECS's own role for the task: pull the image (ECR only) and write the poller's log group. */
@@ -81,7 +83,7 @@ export function executionRole(image: string, logGroupLogicalId: string): Cfn {
       Resource: [repository],
     });
   }
-  return role(statements);
+  return role(statements, THIS_ACCOUNTS_ECS);
 }
 
 /** The ECR repository of an image reference, or undefined for an image elsewhere (a public registry). */

@@ -112,6 +112,17 @@ describe('pollerTemplate', () => {
     expect(env(build(), 'AWS_REGION')).toEqual({ Ref: 'AWS::Region' });
   });
 
+  it('runs the container with a read-only root filesystem, its S3 writes pinned to this account, and both roles assumable only for this account', () => {
+    const t = build();
+    expect((props(t, IDS.taskDefinition).ContainerDefinitions as Array<Record<string, unknown>>)[0]!.ReadonlyRootFilesystem).toBe(true);
+    expect(env(t, 'SLUICE_AWS_ACCOUNT_ID')).toEqual({ Ref: 'AWS::AccountId' });
+    for (const id of [IDS.taskRole, IDS.executionRole]) {
+      const trust = (props(t, id).AssumeRolePolicyDocument as { Statement: Array<{ Condition: Record<string, Record<string, unknown>> }> }).Statement[0]!;
+      expect(trust.Condition.StringEquals).toEqual({ 'aws:SourceAccount': { Ref: 'AWS::AccountId' } });
+      expect(trust.Condition.ArnLike!['aws:SourceArn']).toBeDefined();
+    }
+  });
+
   it('health-checks the container on /healthz of the health server port it sets', () => {
     const check = (service: typeof SHOP) => (props(build(service), IDS.taskDefinition).ContainerDefinitions as Array<Record<string, { Command: string[] }>>)[0]!.HealthCheck!;
     expect(env(build(), 'SLUICE_HTTP_PORT')).toBe('9464');

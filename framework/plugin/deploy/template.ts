@@ -103,8 +103,12 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
             // SIGTERM lets in-flight invocations finish and commit before the task stops.
             StopTimeout: stopTimeout,
             LinuxParameters: { InitProcessEnabled: true },
+            // The poller writes nothing to disk (no tmp dir: the Lambda invoker, no bundling).
+            ReadonlyRootFilesystem: true,
             Environment: [
               { Name: 'AWS_REGION', Value: { Ref: 'AWS::Region' } },
+              // S3 failure destinations are written with ExpectedBucketOwner = this account.
+              { Name: 'SLUICE_AWS_ACCOUNT_ID', Value: { Ref: 'AWS::AccountId' } },
               { Name: 'SLUICE_LOG_FORMAT', Value: 'json' },
               // Kafka and schema registry credentials (accessConfigurations, schemaRegistryConfig.accessConfigs)
               // from Secrets Manager, through the task role.

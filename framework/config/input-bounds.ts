@@ -1,0 +1,29 @@
+/**
+ * The bounds on what one record, one record batch and one schema-registry answer may cost the
+ * poller (README, "Bounds on hostile input"). Anyone who can write to a consumed topic, or answer
+ * for its registry, chooses these inputs: past a bound, a record becomes that record's failure
+ * (sent through the failure policy), a registry answer a lookup failure, never a stopped trigger.
+ * Each default is far above what a legitimate record needs and far below what stalls a poller.
+ */
+export const INPUT_BOUNDS = {
+  /** Headers on one record. Tracing and routing use a handful; kafkajs decodes each into an object. */
+  maxHeaders: 1_000,
+  /** Bytes of header names and values on one record: each byte is 2–4 characters of the event's JSON. */
+  maxHeaderBytes: 256 * 1024,
+  /**
+   * Decompressed bytes of one record batch (gzip, snappy, lz4, zstd) and of one Glue-compressed
+   * record. A batch is at most the topic's max.message.bytes (1 MiB by default) compressed; 32 MiB
+   * is a ratio of 32, above what JSON or logs reach; a bomb's ratio is in the thousands.
+   */
+  maxDecompressedBytes: 32 * 1024 * 1024,
+  /** Nesting of a JSON value that filter patterns are evaluated on (AWS's own filters stop far shallower). */
+  maxFilterJsonDepth: 256,
+  /** Bytes of one schema-registry answer (a large Protobuf file set is tens of KB). */
+  maxRegistryAnswerBytes: 4 * 1024 * 1024,
+  /** One registry request, connection to last byte (an idle timeout alone lets a registry trickle). */
+  registryRequestDeadlineMs: 10_000,
+  /** Depth of a schema's references (a reference of a reference …). */
+  maxReferenceDepth: 32,
+  /** Distinct referenced schemas one schema may pull in, all levels together. */
+  maxReferences: 256,
+} as const;

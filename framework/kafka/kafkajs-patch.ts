@@ -1,0 +1,33 @@
+/**
+ * Sluice runs kafkajs 2.2.4 with a small patch of its record decoder (infra/patches/kafkajs.mjs:
+ * headers in linear time without Object.prototype's names, an unreadable batch as a placeholder
+ * instead of a crashed fetch). npm applies it at install; an install that skipped scripts
+ * (`--ignore-scripts`) has kafkajs unpatched, and one header named `constructor` would stop a
+ * trigger for good. A poller refuses to start on such an install, naming the command that fixes it.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { SluiceError } from '../errors.ts';
+
+/** What infra/patches/kafkajs.mjs writes into each file it patches (its test checks both agree). */
+export const PATCH_MARKER = 'sluice-patch v1';
+export const PATCHED_FILES = ['src/protocol/recordBatch/record/v0/decoder.js', 'src/protocol/recordBatch/v0/decoder.js'] as const;
+
+let checked = false;
+
+/** Throws PREREQUISITE_MISSING when the kafkajs this process loads is not patched; checks once. */
+export function assertKafkajsPatched(): void {
+  if (checked) return;
+  const dir = dirname(createRequire(import.meta.url).resolve('kafkajs/package.json'));
+  const missing = PATCHED_FILES.filter((f) => !readFileSync(join(dir, f), 'utf8').includes(PATCH_MARKER));
+  if (missing.length > 0) {
+    throw new SluiceError(
+      'PREREQUISITE_MISSING',
+      `kafkajs at ${dir} is not patched for Sluice (${missing.join(', ')}), so a hostile record could stop a trigger. ` +
+        'npm applies the patch at install; after an install with --ignore-scripts run `node node_modules/serverless-sluice/infra/patches/kafkajs.mjs` ' +
+        '(in the Sluice repository: `node infra/patches/kafkajs.mjs`).',
+    );
+  }
+  checked = true;
+}

@@ -1,0 +1,4 @@
+export const MARKER: string;
+export function kafkajsDir(from?: string): string;
+export function unpatched(dir?: string): string[];
+export function applyPatch(dir?: string): string[];

@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// Sluice's patch of kafkajs 2.2.4 (README, "Bounds on hostile input"), applied at install by
+// package.json's postinstall and by infra/deploy/Dockerfile, and checked when a poller starts
+// (framework/kafka/kafkajs-patch.ts). kafkajs has had no release since 2023; these two changes
+// are what no setting of it can reach:
+//
+// 1. A record's headers are collected in linear time into an object without a prototype. kafkajs
+//    spreads the whole object once per header (8,000 headers took 11 s on the poller's thread),
+//    and reads `obj[key]` of a plain object, so a header named `constructor`, `toString` or
+//    `__proto__` picked up Object.prototype's members instead of its value.
+// 2. A record batch whose records cannot be decompressed or read (a codec's output bound, corrupt
+//    bytes) no longer throws out of the fetch, which crashed the consumer on the same batch for
+//    ever: it becomes one placeholder message at the batch's last offset, carrying `unreadable`
+//    (its first offset and the error), which Sluice sends through the failure policy.
+//
+// It works on the kafkajs that this file resolves (this repository's, or the one beside an
+// installed serverless-sluice), is idempotent, and refuses to touch any other kafkajs version.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+export const MARKER = 'sluice-patch v1';
+const VERSION = '2.2.4';
+
+const HEADERS_BEFORE = `  const headers = decoder.readVarIntArray(HeaderDecoder).reduce(
+    (obj, { key, value }) => ({
+      ...obj,
+      [key]:
+        obj[key] === undefined
+          ? value
+          : Array.isArray(obj[key])
+          ? obj[key].concat([value])
+          : [obj[key], value],
+    }),
+    {}
+  )`;
+const HEADERS_AFTER = `  // ${MARKER}: linear, and a header named constructor or __proto__ is an ordinary header
+  const headers = Object.create(null)
+  for (const { key, value } of decoder.readVarIntArray(HeaderDecoder)) {
+    const seen = headers[key]
+    headers[key] = seen === undefined ? value : Array.isArray(seen) ? (seen.push(value), seen) : [seen, value]
+  }`;
+
+const BATCH_BEFORE = `  const compressedRecordsBuffer = recordsDecoder.readAll()
+  const decompressedRecordBuffer = await codec.decompress(compressedRecordsBuffer)
+  const decompressedRecordDecoder = new Decoder(decompressedRecordBuffer)
+  const records = new Array(length)
+
+  for (let i = 0; i < length; i++) {
+    records[i] = decodeRecord(decompressedRecordDecoder, recordContext)
+  }
+
+  return records
+}`;
+const BATCH_AFTER = `  const compressedRecordsBuffer = recordsDecoder.readAll()
+  // ${MARKER}: a batch that cannot be read is one placeholder message, not a crashed fetch
+  try {
+    const decompressedRecordBuffer = await codec.decompress(compressedRecordsBuffer)
+    const decompressedRecordDecoder = new Decoder(decompressedRecordBuffer)
+    const records = new Array(length)
+
+    for (let i = 0; i < length; i++) {
+      records[i] = decodeRecord(decompressedRecordDecoder, recordContext)
+    }
+
+    return records
+  } catch (e) {
+    return [unreadableBatch(recordContext, e)]
+  }
+}
+
+const unreadableBatch = (ctx, error) => ({
+  magicByte: ctx.magicByte,
+  attributes: 0,
+  timestamp: ctx.maxTimestamp,
+  offset: Long.fromValue(ctx.firstOffset).add(ctx.lastOffsetDelta).toString(),
+  key: null,
+  value: null,
+  headers: Object.create(null),
+  isControlRecord: ctx.isControlBatch,
+  batchContext: ctx,
+  unreadable: { firstOffset: ctx.firstOffset, error: String((error && error.message) || error) },
+})`;
+const BATCH_IMPORT_BEFORE = `const Decoder = require('../../decoder')\n`;
+const BATCH_IMPORT_AFTER = `const Decoder = require('../../decoder')\nconst Long = require('../../../utils/long')\n`;
+
+const FILES = [
+  { path: 'src/protocol/recordBatch/record/v0/decoder.js', edits: [[HEADERS_BEFORE, HEADERS_AFTER]] },
+  { path: 'src/protocol/recordBatch/v0/decoder.js', edits: [[BATCH_IMPORT_BEFORE, BATCH_IMPORT_AFTER], [BATCH_BEFORE, BATCH_AFTER]] },
+];
+
+/** The kafkajs directory `from` resolves (a file path or URL). */
+export function kafkajsDir(from = import.meta.url) {
+  return dirname(createRequire(from).resolve('kafkajs/package.json'));
+}
+
+/** The files of kafkajs still to patch (none: it is patched). */
+export function unpatched(dir = kafkajsDir()) {
+  return FILES.filter((f) => !readFileSync(join(dir, f.path), 'utf8').includes(MARKER)).map((f) => f.path);
+}
+
+export function applyPatch(dir = kafkajsDir()) {
+  const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  if (version !== VERSION) throw new Error(`sluice: kafkajs ${version} at ${dir} is not ${VERSION}, the version this patch is for: install kafkajs@${VERSION}`);
+  const changed = [];
+  for (const f of FILES) {
+    const file = join(dir, f.path);
+    let text = readFileSync(file, 'utf8');
+    if (text.includes(MARKER)) continue;
+    for (const [before, after] of f.edits) {
+      if (!text.includes(before)) throw new Error(`sluice: ${file} does not hold the text this patch replaces; reinstall kafkajs@${VERSION} (rm -rf node_modules/kafkajs && npm install)`);
+      text = text.replace(before, () => after);
+    }
+    writeFileSync(file, text);
+    changed.push(f.path);
+  }
+  return changed;
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  try {
+    const dir = kafkajsDir();
+    const changed = applyPatch(dir);
+    console.error(changed.length ? `sluice: patched kafkajs at ${dir} (${changed.join(', ')})` : `sluice: kafkajs at ${dir} is already patched`);
+  } catch (e) {
+    console.error(e.message);
+    process.exit(1);
+  }
+}
