@@ -36,6 +36,8 @@ export interface SluiceEvents {
   'poller.registry_unavailable': { functionName: string; topic: string; partition: number; firstOffset: number; inARow: number; delayMs: number; error: string };
   /** A partition's log ends below what this member committed (recreated topic, truncated log): its remembered state was dropped. */
   'poller.log_truncated': { groupId: string; topic: string; partition: number; committed: number; logEnd: number };
+  /** The handler returned batchItemFailures to a trigger without ReportBatchItemFailures: ignored, the chunk committed as done. */
+  'poller.item_failures_ignored': { functionName: string; topic: string; partition: number; firstOffset: number; count: number };
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused'; error?: string };

@@ -81,6 +81,7 @@ export class PollerMetrics {
     commits: this.counter('sluice_commits_total', 'Offsets committed to the group coordinator.', PARTITION),
     commitsRefused: this.counter('sluice_commits_refused_total', 'Commits not made: refused by the coordinator, or not sent for a partition no longer owned.', [...PARTITION, 'reason']),
     sent: this.counter('sluice_destination_records_total', 'Records sent to the on-failure destination.', [...PARTITION, 'reason']),
+    itemFailuresIgnored: this.counter('sluice_item_failures_ignored_total', 'Records a handler reported in batchItemFailures to a trigger without functionResponseType: ReportBatchItemFailures (ignored, committed as done).', PARTITION),
     sendFailures: this.counter('sluice_destination_send_failures_total', 'Sends to the on-failure destination that failed (the partition waits and retries).', PARTITION),
     invocations: this.counter('sluice_invocations_total', 'Invocations by outcome: ok, error, timeout, throttled (never reached the function), crash.', [...TRIGGER, 'outcome']),
     duration: this.histogram('sluice_invocation_duration_seconds', 'Invocation duration.', TRIGGER, [0.005, 0.025, 0.1, 0.25, 1, 2.5, 10, 30, 60, 300, 900]),
@@ -135,6 +136,7 @@ export class PollerMetrics {
       }
     });
     on('poller.retry_scheduled', (e) => this.series(e.functionName, e.topic, e.partition).retries.inc());
+    on('poller.item_failures_ignored', (e) => this.m.itemFailuresIgnored.inc(this.series(e.functionName, e.topic, e.partition).labels, e.count));
     on('poller.bisected', (e) => this.series(e.functionName, e.topic, e.partition).bisections.inc());
     on('poller.commit', (e) => {
       const s = this.series(e.functionName, e.topic, e.partition);

@@ -37,6 +37,7 @@ export interface BatchProcessorOptions {
 export class BatchProcessor {
   /** Per partition: the items a failure shaped, to resume on the next fetch of their records. */
   readonly remembered = new Map<string, RememberedItem[]>();
+  private warnedIgnored = false;
 
   constructor(private readonly o: BatchProcessorOptions) {}
 
@@ -118,7 +119,8 @@ export class BatchProcessor {
         batch.pauseFor(delayMs);
         return;
       }
-      const { failedFrom, error } = settle(result, item.records, this.o.trigger.failure.reportBatchItemFailures);
+      const { failedFrom, error, ignoredFailures } = settle(result, item.records, this.o.trigger.failure.reportBatchItemFailures);
+      if (ignoredFailures) this.warnIgnoredFailures(batch, item.records[0]!.offset, ignoredFailures);
       if (failedFrom === undefined) {
         queue.shift();
         if (!(await this.o.delivery.commit(batch, next()))) return;
@@ -167,6 +169,22 @@ export class BatchProcessor {
     item.sendFailures = (item.sendFailures ?? 0) + 1;
     batch.pauseFor(retryDelayMs(item.sendFailures));
     return false;
+  }
+
+  /**
+   * A handler that reports failed records to a trigger without ReportBatchItemFailures (what
+   * `eachRecord` does) has them committed as done, as on AWS: said loudly, once per trigger, and
+   * counted each time (`poller.item_failures_ignored`).
+   */
+  private warnIgnoredFailures(batch: PartitionBatch, firstOffset: number, count: number): void {
+    this.o.events.emit('poller.item_failures_ignored', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, firstOffset, count });
+    if (this.warnedIgnored) return;
+    this.warnedIgnored = true;
+    this.o.logger.error(
+      `the function returned ${count} batchItemFailures, but ${this.o.trigger.path} does not set functionResponseType: ReportBatchItemFailures, so they were ignored and the records committed as done (AWS does the same). ` +
+        'Set functionResponseType: ReportBatchItemFailures on the trigger to retry them and send them to the destination. (Said once; sluice_item_failures_ignored_total counts them.)',
+      { partition: batch.partition, firstOffset },
+    );
   }
 
   /** `timeoutMs`: what the next step may take at most (default: an invocation, the function's timeout plus the invoker's overhead). */
