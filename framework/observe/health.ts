@@ -43,7 +43,11 @@ export class HealthTracker {
       events.on('group.rebalancing', (e) => set(e.groupId, 'rebalancing')),
       events.on('group.rebalance_detected', (e) => set(e.groupId, 'rebalancing')),
       events.on('trigger.consumer_stopped', (e) => set(e.groupId, 'restarting', { lastError: e.error, partitions: [] })),
-      events.on('trigger.consumer_restarted', (e) => set(e.groupId, 'starting', { restarts: e.restarts })),
+      // The new member may have joined before its restart is reported: a join it already made stands.
+      events.on('trigger.consumer_restarted', (e) => {
+        const h = this.byGroup.get(e.groupId);
+        if (h) set(e.groupId, h.state === 'restarting' ? 'starting' : h.state, { restarts: e.restarts });
+      }),
       events.on('trigger.failed', (e) => set(e.groupId, 'failed', { lastError: e.error, partitions: [] })),
     ];
   }
