@@ -45,7 +45,8 @@ export class HandlerWorker {
     this.worker = new Worker(runtime.bundle, {
       env: runtime.env,
       // The bundle is plain JavaScript: no loader (tsx) to inherit, which halves a cold start.
-      execArgv: [],
+      // Source maps are read as the bundle loads, so a handler's stack names its .ts lines.
+      execArgv: ['--enable-source-maps'],
       stdout: true,
       stderr: true,
       resourceLimits: { maxOldGenerationSizeMb: Math.max(64, runtime.memorySizeMb) },

@@ -28,7 +28,7 @@ export function attachTerminalView(events: Instrumentation, write: (line: string
       line(`▸ ${e.functionName} ← ${e.topic}-${e.partition} ${e.count} record${e.count === 1 ? '' : 's'}, ${offsets(e.firstOffset, e.lastOffset)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`),
     ),
     events.on('poller.chunk_end', (e) =>
-      line(e.ok ? `✓ ${e.functionName} ${e.topic}-${e.partition} ${e.count} ok in ${e.durationMs} ms` : `✗ ${e.functionName} ${e.topic}-${e.partition} failed in ${e.durationMs} ms: ${e.error}`),
+      line(e.ok ? `✓ ${e.functionName} ${e.topic}-${e.partition} ${e.count} ok in ${e.durationMs} ms` : `✗ ${e.functionName} ${e.topic}-${e.partition} failed in ${e.durationMs} ms: ${e.error}${stackLines(e.stack)}`),
     ),
     events.on('poller.commit', (e) => line(`  committed ${e.topic}-${e.partition} @ ${e.offset}`)),
     events.on('poller.retry_scheduled', (e) =>
@@ -36,4 +36,12 @@ export function attachTerminalView(events: Instrumentation, write: (line: string
     ),
   ];
   return () => off.forEach((f) => f());
+}
+
+/** A handler's stack under its ✗ line: its frames (the first line repeats the message) down to the worker's own, at most 10, indented. */
+function stackLines(stack: string | undefined): string {
+  const all = (stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
+  const own = all.findIndex((l) => /worker-runtime|new Promise \(<anonymous>\)|node:internal/.test(l));
+  const frames = all.slice(0, own < 0 ? 10 : Math.min(own, 10));
+  return frames.length ? `\n${frames.map((f) => `    ${f.trim()}`).join('\n')}` : '';
 }

@@ -32,7 +32,7 @@ export class ChunkInvoker {
     const result = await withHeartbeats(batch, this.heartbeatIntervalMs, this.logger, () =>
       this.invoker.invoke({ functionName: this.trigger.functionName, records: chunk, source: this.source, timeoutMs: this.trigger.timeoutMs }),
     );
-    this.events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, ...(result.ok ? {} : { error: result.error.message, kind: result.error.kind }) });
+    this.events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, ...(result.ok ? {} : { error: result.error.message, kind: result.error.kind, ...(result.error.stack ? { stack: result.error.stack } : {}) }) });
     return result;
   }
 }
