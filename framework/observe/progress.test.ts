@@ -25,6 +25,14 @@ describe('ProgressTracker', () => {
     expect(state()).toMatchObject({ state: 'caught-up', lag: 0, secondsWithoutProgress: 0 });
   });
 
+  it("a transactional topic's commit marker keeps lag at 1 but leaves nothing to do: caught up, never stuck", () => {
+    const { events, state, advance } = setup();
+    events.emit('poller.batch_received', { ...base, count: 10, firstOffset: 0, lastOffset: 9, lag: 1, highWatermark: 11 });
+    events.emit('poller.commit', { ...base, groupId: 'g', offset: 10, durationMs: 3 });
+    advance(3_600_000);
+    expect(state()).toMatchObject({ state: 'caught-up', lag: 1 });
+  });
+
   it('records that wait with no chunk, commit or retry for the poll interval are stuck (a refetch is not progress)', () => {
     const { events, progress, state, advance } = setup();
     events.emit('poller.batch_received', { ...base, count: 3, firstOffset: 0, lastOffset: 2, lag: 0, highWatermark: 3 });
@@ -33,7 +41,7 @@ describe('ProgressTracker', () => {
     events.emit('poller.batch_received', { ...base, count: 3, firstOffset: 0, lastOffset: 2, lag: 0, highWatermark: 3 });
     expect(state().state).toBe('progressing');
     advance(2_000);
-    expect(state()).toMatchObject({ state: 'stuck', lag: 3, secondsWithoutProgress: 121, reason: '3 records waiting and no chunk, commit or retry for 121 s (limit 120 s)' });
+    expect(state()).toMatchObject({ state: 'stuck', lag: 3, secondsWithoutProgress: 121, reason: '3 records fetched and waiting, and no chunk, commit or retry for 121 s (limit 120 s)' });
     expect(progress.stuck().map((p) => p.partition)).toEqual([1]);
   });
 

@@ -2,12 +2,13 @@
  * Whether each partition this member owns is moving, from instrumentation events alone: the
  * difference between "slow by policy" and "stuck".
  *
- * - caught up: nothing to do (lag 0 at the last fetch or commit);
+ * - caught up: every record fetched is done (committed past); a transaction's markers and open
+ *   transactions keep the high watermark above that, so lag alone would never reach 0;
  * - progressing: a chunk runs (within the function's timeout), or a commit or a finished chunk
  *   came within `stuckAfterMs`;
  * - held: the failure policy keeps the partition on a record, and says so at each attempt (a retry
  *   scheduled, a function not reached, the destination or the schema registry not answering);
- * - stuck: records wait (lag > 0) and none of the above happened for `stuckAfterMs` (the poll
+ * - stuck: fetched records wait and none of the above happened for `stuckAfterMs` (the poll
  *   interval, at least a minute): no chunk, no commit, no attempt the policy reported. Fetching
  *   the same records again and again without starting a chunk is stuck too.
  *
@@ -26,7 +27,7 @@ export interface PartitionProgress {
   group: string;
   partition: number;
   state: ProgressState;
-  /** Records behind at the last fetch or commit. */
+  /** Records behind the high watermark at the last fetch or commit (for display: markers count). */
   lag: number;
   /** Seconds since the last commit or finished chunk while records wait (0 when caught up). */
   secondsWithoutProgress: number;
@@ -39,6 +40,8 @@ interface Tracked {
   trigger: Limits;
   partition: number;
   highWatermark: number;
+  /** One past the last record fetched: what is left to do is decided from it, not from the high watermark, which a transaction's commit marker or an open transaction keeps above any record a consumer can read. */
+  fetchedEnd: number;
   committed: number | undefined;
   progressAt: number;
   chunkSince: number | undefined;
@@ -78,6 +81,7 @@ export class ProgressTracker {
         const p = this.tracked(e.functionName, e.topic, e.partition);
         if (!p) return;
         p.highWatermark = e.highWatermark;
+        p.fetchedEnd = Math.max(p.fetchedEnd, e.lastOffset + 1);
         p.committed ??= e.firstOffset;
       }),
       events.on('poller.chunk_start', (e) => {
@@ -131,7 +135,7 @@ export class ProgressTracker {
       for (const [key, p] of this.partitions) if (p.trigger === t && !owned.has(p.partition)) this.partitions.delete(key);
       for (const partition of owned) {
         const key = `${t.functionName}|${t.topic}|${partition}`;
-        if (!this.partitions.has(key)) this.partitions.set(key, { trigger: t, partition, highWatermark: 0, committed: undefined, progressAt: this.now(), chunkSince: undefined, hold: undefined });
+        if (!this.partitions.has(key)) this.partitions.set(key, { trigger: t, partition, highWatermark: 0, fetchedEnd: 0, committed: undefined, progressAt: this.now(), chunkSince: undefined, hold: undefined });
       }
     }
   }
@@ -145,8 +149,9 @@ export class ProgressTracker {
 function describe(p: Tracked, now: number): PartitionProgress {
   const t = p.trigger;
   const lag = p.committed === undefined ? 0 : Math.max(0, p.highWatermark - p.committed);
+  const waiting = p.committed === undefined ? 0 : Math.max(0, p.fetchedEnd - p.committed);
   const base = { function: t.functionName, topic: t.topic, group: t.group, partition: p.partition, lag };
-  if (lag === 0) return { ...base, state: 'caught-up', secondsWithoutProgress: 0 };
+  if (waiting === 0) return { ...base, state: 'caught-up', secondsWithoutProgress: 0 };
   const secondsWithoutProgress = Math.round((now - p.progressAt) / 1000);
   const withProgress = { ...base, secondsWithoutProgress };
   if (p.chunkSince !== undefined) {
@@ -159,6 +164,6 @@ function describe(p: Tracked, now: number): PartitionProgress {
   return {
     ...withProgress,
     state: 'stuck',
-    reason: `${lag} record${lag === 1 ? '' : 's'} waiting and no chunk, commit or retry for ${secondsWithoutProgress} s (limit ${Math.round(t.stuckAfterMs / 1000)} s)`,
+    reason: `${waiting} record${waiting === 1 ? '' : 's'} fetched and waiting, and no chunk, commit or retry for ${secondsWithoutProgress} s (limit ${Math.round(t.stuckAfterMs / 1000)} s)`,
   };
 }
