@@ -200,8 +200,16 @@ export class ClusterAdmin {
   }
 
   /** Sets a group's committed offsets; only allowed while the group has no active member. */
-  async setGroupOffsets(groupId: string, topic: string, partitions: Array<{ partition: number; offset: number }>): Promise<void> {
-    await this.admin.setOffsets({ groupId, topic, partitions: partitions.map((p) => ({ partition: p.partition, offset: String(p.offset) })) });
+  /** Commits offsets for a group without members; false (nothing written) when the group has running members. */
+  async setGroupOffsets(groupId: string, topic: string, partitions: Array<{ partition: number; offset: number }>): Promise<boolean> {
+    try {
+      await retryCoordinator(() => this.admin.setOffsets({ groupId, topic, partitions: partitions.map((p) => ({ partition: p.partition, offset: String(p.offset) })) }));
+      return true;
+    } catch (e) {
+      // kafkajs checks the group's state first and refuses with this (its only such message).
+      if (/must have no running instances/.test((e as Error).message)) return false;
+      throw e;
+    }
   }
 
   async disconnect(): Promise<void> {

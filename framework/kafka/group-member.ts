@@ -54,6 +54,8 @@ export interface GroupMemberOptions {
   kafka: Kafka;
   groupId: string;
   topic: string;
+  /** Read a partition the group never committed from its first record (else kafkajs's log end, in memory). */
+  fromBeginning: boolean;
   sessionTimeoutMs: number;
   rebalanceTimeoutMs: number;
   heartbeatIntervalMs: number;
@@ -276,7 +278,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       // A partition the group never committed starts at its first record: the trigger's starting
       // position was committed before the first member joined (poller/starting-position.ts), so
       // this is a partition added since, or an offset out of range (deleted by retention).
-      await consumer.subscribe({ topics: [o.topic], fromBeginning: true });
+      await consumer.subscribe({ topics: [o.topic], fromBeginning: o.fromBeginning });
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,

@@ -25,6 +25,7 @@ import { ChunkInvoker } from './chunk-invoker.ts';
 import { Delivery } from './delivery.ts';
 import { withHeartbeats } from './keep-alive.ts';
 import { Supervisor } from './supervisor.ts';
+import type { UncommittedFrom } from './starting-position.ts';
 import { groupTuning, type GroupTuning } from './tuning.ts';
 import { planWork, type Undecodable } from './work-plan.ts';
 
@@ -41,6 +42,8 @@ export interface PollerOptions {
   decoder?: RecordDecoder;
   /** Lambda's request payload limit, by default 6 MB. */
   maxPayloadBytes?: number;
+  /** Where its members read a partition the group never committed (poller/starting-position.ts); default earliest. */
+  uncommittedFrom?: UncommittedFrom;
   /** The trigger's consumer stopped more times in a row than maxConsumerRestarts: the process should exit. */
   onGiveUp(error: SluiceError): void;
 }
@@ -123,6 +126,7 @@ export function createPoller(o: PollerOptions): Poller {
         kafka,
         groupId: trigger.consumerGroupId,
         topic: trigger.topic,
+        fromBeginning: o.uncommittedFrom !== 'latest',
         sessionTimeoutMs: tuning.sessionTimeoutMs,
         rebalanceTimeoutMs: tuning.maxPollIntervalMs,
         heartbeatIntervalMs: tuning.heartbeatIntervalMs,

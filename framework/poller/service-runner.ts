@@ -24,7 +24,7 @@ import type { Logger } from '../observe/logger.ts';
 import type { RecordDecoder } from '../schema/decoder.ts';
 import { groupByCluster } from './clusters.ts';
 import { createPoller, type Poller } from './poller.ts';
-import { applyStartingPosition } from './starting-position.ts';
+import { applyStartingPosition, type UncommittedFrom } from './starting-position.ts';
 import type { GroupTuning } from './tuning.ts';
 
 export interface ServiceRunnerOptions {
@@ -114,11 +114,12 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
 
   const pollers: Poller[] = [];
   const started: Poller[] = [];
+  const uncommittedFrom = new Map<TriggerSpec, UncommittedFrom>();
   try {
     for (const { brokers, triggers: clusterTriggers } of groupByCluster(triggers, brokersOf)) {
       const create = brokers.join(',') === o.defaultBrokers?.join(',') ? o.createTopics : undefined;
       const client: ClientOptions = { brokers, logger: o.logger, retries: o.retries ?? 5, ...security.get(clusterTriggers[0]!) };
-      await prepareCluster(client, clusterTriggers, create).catch((e: unknown) => {
+      await prepareCluster(client, clusterTriggers, create, uncommittedFrom).catch((e: unknown) => {
         throw client.iam ? iamTokenRefused(clusterTriggers[0]!, brokers, e, client.iam.tokens.issued()) : e;
       });
     }
@@ -127,6 +128,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
       const decoder = decoders.get(trigger);
       pollers.push(createPoller({
         trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker: o.invoker, logger: o.logger, events: o.events, onGiveUp: giveUp,
+        uncommittedFrom: uncommittedFrom.get(trigger) ?? 'earliest',
         ...(o.tuning ? { tuning: o.tuning } : {}),
         ...(decoder ? { decoder } : {}),
       }));
@@ -153,13 +155,13 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
 }
 
 /** Reachable, session timeouts the brokers accept, topics there (or created), starting positions applied. */
-async function prepareCluster(client: ClientOptions, triggers: TriggerSpec[], create: { partitions: number } | undefined): Promise<void> {
+async function prepareCluster(client: ClientOptions, triggers: TriggerSpec[], create: { partitions: number } | undefined, uncommittedFrom: Map<TriggerSpec, UncommittedFrom>): Promise<void> {
   const { brokers, logger } = client;
   const admin = await ClusterAdmin.connect(createKafkaClient(client), brokers);
   try {
     checkSessionTimeouts(triggers, await admin.sessionTimeoutBounds(), brokers);
     await prepareTopics(admin, triggers, create, logger);
-    for (const t of triggers) await applyStartingPosition(admin, t, logger.child(t.functionName));
+    for (const t of triggers) uncommittedFrom.set(t, await applyStartingPosition(admin, t, logger.child(t.functionName)));
   } finally {
     await admin.disconnect();
   }

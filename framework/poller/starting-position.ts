@@ -15,24 +15,36 @@ import type { TriggerSpec } from '../config/types.ts';
 import type { ClusterAdmin } from '../kafka/admin.ts';
 import type { Logger } from '../observe/logger.ts';
 
-export async function applyStartingPosition(admin: ClusterAdmin, trigger: TriggerSpec, logger: Logger): Promise<void> {
-  if (trigger.startingPosition === 'TRIM_HORIZON') return;
+/**
+ * Where this trigger's members read a partition the group has not committed: `earliest` once its
+ * starting position is committed (or it is TRIM_HORIZON); `latest` for a LATEST trigger whose
+ * group already had running members with partitions never committed (an older Sluice's: their
+ * position was never written, and reading them from their first record would replay the topic).
+ */
+export type UncommittedFrom = 'earliest' | 'latest';
+
+export async function applyStartingPosition(admin: ClusterAdmin, trigger: TriggerSpec, logger: Logger): Promise<UncommittedFrom> {
+  if (trigger.startingPosition === 'TRIM_HORIZON') return 'earliest';
   const current = await admin.offsets(trigger.consumerGroupId, trigger.topic);
   const fresh = current.filter((p) => p.committed < 0);
-  if (fresh.length === 0) return;
+  if (fresh.length === 0) return 'earliest';
   const at = trigger.startingPositionTimestampMs;
   const targets =
     trigger.startingPosition === 'AT_TIMESTAMP' && at !== undefined
       ? (await admin.offsetsForTimestamp(trigger.topic, at)).filter((p) => fresh.some((f) => f.partition === p.partition))
       : fresh.map((p) => ({ partition: p.partition, offset: p.logEnd }));
-  try {
-    await admin.setGroupOffsets(trigger.consumerGroupId, trigger.topic, targets);
+  if (await admin.setGroupOffsets(trigger.consumerGroupId, trigger.topic, targets)) {
     const where = at !== undefined ? `timestamp ${new Date(at).toISOString()}` : 'the log end (LATEST)';
     logger.info(`starting at ${where}: the group's first offsets are committed`, { offsets: targets });
-  } catch (e) {
-    // Another member runs the group already: it wrote them before it joined, unless it is older than this.
-    const left = (await admin.offsets(trigger.consumerGroupId, trigger.topic)).filter((p) => p.committed < 0).map((p) => p.partition);
-    if (left.length === 0) return;
-    logger.warn(`the group is active, so its starting position could not be committed; partitions ${left.join(', ')} have none and are read from their first record`, { error: e });
+    return 'earliest';
   }
+  // Another member runs the group already: it wrote them before it joined, unless it is older than this.
+  const left = (await admin.offsets(trigger.consumerGroupId, trigger.topic)).filter((p) => p.committed < 0).map((p) => p.partition);
+  if (left.length === 0) return 'earliest';
+  const from = trigger.startingPosition === 'LATEST' ? 'latest' : 'earliest';
+  logger.warn(
+    `the group has running members, so its starting position could not be committed; partitions ${left.join(', ')} have none and are read from ${from === 'latest' ? 'the log end whenever a member is assigned them, as before' : 'their first record'} ` +
+      '(once every member runs this version and one commits, this no longer applies)',
+  );
+  return from;
 }
