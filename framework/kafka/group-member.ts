@@ -95,10 +95,13 @@ function coordinatorLost(cause: Error): Error {
   return Object.assign(error, { type: 'NOT_COORDINATOR_FOR_GROUP', cause });
 }
 
-/** `topic:partition` -> its parts (a topic name may itself hold colons). */
-function splitKey(key: string): [string, number] {
-  const at = key.lastIndexOf(':');
-  return [key.slice(0, at), Number(key.slice(at + 1))];
+/** kafkajs's error, or one it wrapped (its retrier's), says the principal is not allowed. */
+function isAuthorizationFailure(e: unknown): boolean {
+  for (let c = e as { type?: string; cause?: unknown; originalError?: unknown } | undefined, depth = 0; c && depth < 5; depth++) {
+    if (c.type === 'GROUP_AUTHORIZATION_FAILED' || c.type === 'TOPIC_AUTHORIZATION_FAILED') return true;
+    c = (c.cause ?? c.originalError) as typeof c;
+  }
+  return false;
 }
 
 /** How soon new partitions of a topic are consumed. */
@@ -157,10 +160,8 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
     state.joined(payload.memberId, payload.memberAssignment);
     lastHeartbeatOk = Date.now();
-    for (const key of order.keys()) {
-      const [topic, partition] = splitKey(key);
-      if (!payload.memberAssignment[topic]?.includes(partition)) order.forget(key);
-    }
+    const owned = new Set(Object.entries(payload.memberAssignment).flatMap(([t, ps]) => ps.map((p) => `${t}:${p}`)));
+    for (const key of order.keys()) if (!owned.has(key)) order.forget(key);
     o.events.emit('group.join', {
       groupId: o.groupId,
       memberId: payload.memberId,
@@ -232,17 +233,14 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           order.committed(key, nextOffset);
           return { ok: true };
         } catch (e) {
-          // A retriable failure means the coordinator is gone or not answering, and kafkajs keeps
-          // sending commits to it until the member rejoins: rejoin (which finds the coordinator
-          // again) instead of processing more records whose commits would fail too. A permanent
-          // one (an authorization refused) is left as a refused commit: rejoining cannot mend it.
-          // A permanent one (an authorization refused after an ACL change) stops the member: kafkajs
-          // would fetch on past the refused offset, invoking records it can never commit. The
-          // supervisor starts a new member from the last commit, and gives up on the trigger
-          // (exiting, naming it) if the refusals go on.
-          const rejoin = isRebalance(e) ? (e as Error) : (e as { retriable?: boolean }).retriable !== false ? coordinatorLost(e as Error) : undefined;
-          if (rejoin) state.rebalancing(rejoin, `commit of ${topic}-${partition}`, generation);
-          else crash(new Error(`the coordinator refused the commit of ${topic}-${partition} for good: ${(e as Error).message}`, { cause: e }));
+          // An authorization refused (an ACL change) cannot be mended by rejoining: it stops the
+          // member, since kafkajs would fetch on past the refused offset, invoking records it can
+          // never commit; the supervisor starts a new member from the last commit, and gives up on
+          // the trigger (exiting, naming it) if the refusals go on. Anything else (the coordinator
+          // gone or not answering, kafkajs's retries run out) rejoins, which finds the coordinator
+          // again, instead of processing more records whose commits would fail too.
+          if (isAuthorizationFailure(e)) crash(new Error(`the coordinator refused the commit of ${topic}-${partition}: ${(e as Error).message}`, { cause: e }));
+          else state.rebalancing(isRebalance(e) ? (e as Error) : coordinatorLost(e as Error), `commit of ${topic}-${partition}`, generation);
           return { ok: false, reason: 'refused', error: e as Error };
         }
       },
