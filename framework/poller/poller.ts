@@ -103,11 +103,13 @@ export function createPoller(o: PollerOptions): Poller {
     const decoded = o.decoder ? await decode(batch, o.decoder) : { records: batch.records, undecodable: undefined };
     if (!decoded) return;
     const { records } = decoded;
+    // The decoder may end the batch early (what it may inflate was spent): the rest is fetched again.
+    const batchEnd = records.length < batch.records.length ? records[records.length - 1]!.offset + 1 : last + 1;
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes, envelopeBytes: envelopeBytes(source, topic, partition) };
     const work = planWork(records, matches, limits, processor.rememberedFor(topic, partition, batch.highWatermark), decoded.undecodable);
     const kept = work.reduce((n, w) => n + w.records.length, 0);
     if (trigger.filterPatterns.length && kept < records.length) events.emit('poller.filtered', { functionName: trigger.functionName, topic, partition, count: records.length - kept });
-    await processor.process(batch, work, last + 1);
+    await processor.process(batch, work, batchEnd);
   };
 
   // Retry state is kept across member restarts, for the partitions the trigger still owns.

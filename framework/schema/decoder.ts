@@ -15,7 +15,7 @@ import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import type { KafkaRecord, SchemaMetadata } from '../event/record.ts';
 import type { SchemaFailureReason } from '../failure/policy.ts';
 import { compileCodec, type Codec } from './codec.ts';
-import { inflateFrame, isCompressed } from './glue-inflate.ts';
+import { BatchInflateBudgetSpent, inflateFrame, isCompressed } from './glue-inflate.ts';
 import { DecodeError } from './decode-error.ts';
 import { SchemaNotFoundError, SchemaUnusableError, type SchemaRegistry } from './registry.ts';
 import { FrameError, readFrame, type Frame } from './wire.ts';
@@ -68,7 +68,8 @@ export class RecordDecoder {
   constructor(private readonly o: DecoderOptions) {}
 
   /**
-   * One outcome per record, in order; throws RegistryUnavailableError when the registry did not
+   * One outcome per record, in order (a prefix of them when the records' Glue payloads would
+   * inflate past what one batch may: the others are fetched again); throws RegistryUnavailableError when the registry did not
    * answer. The batch's schema ids are looked up first, each once and several at a time, so a
    * batch full of records of one unknown id costs one lookup, not one per record.
    */
@@ -81,7 +82,15 @@ export class RecordDecoder {
     for (const [i, record] of records.entries()) {
       if (i > 0 && i % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
       const f = framed[i]!;
-      if (isCompressed(f.key) || isCompressed(f.value)) framed[i] = { key: await inflateFrame(f.key, budget), value: await inflateFrame(f.value, budget) };
+      if (isCompressed(f.key) || isCompressed(f.value)) {
+        try {
+          framed[i] = { key: await inflateFrame(f.key, budget), value: await inflateFrame(f.value, budget) };
+        } catch (e) {
+          // Honest records past what one fetch may inflate: the batch ends here, the rest is fetched again.
+          if (e instanceof BatchInflateBudgetSpent && i > 0) return out;
+          throw e;
+        }
+      }
       try {
         out.push({ ok: true, record: this.decodeRecord(record, framed[i]!, unusable) });
       } catch (e) {
