@@ -1,8 +1,12 @@
 /**
  * The Kafka on-failure destination: writes each record as it was produced (key, value,
- * headers, timestamp) to the destination topic on the same cluster, plus headers saying why,
- * in requests that fit the topic's max.message.bytes (read from the cluster, and read again
- * after a refusal, so raising the limit takes effect without a restart). A record that cannot
+ * headers) to the destination topic on the same cluster, plus headers saying why and where
+ * from. The copy is stamped with the time it is sent, the source's timestamp and its type go
+ * in headers: a copy of an old record (one that failed for its age, a replay) would otherwise
+ * be older than the destination's retention.ms and deletable at once, after its source offset
+ * was committed. It is written in requests that fit the topic's max.message.bytes (read from
+ * the cluster, and read again after a refusal, so raising the limit takes effect without a
+ * restart). A record that cannot
  * fit even alone is refused with an error naming the topic, its size and the setting to raise:
  * the partition waits on it (nothing is dropped) until it fits.
  */
@@ -49,7 +53,6 @@ export function createKafkaDestination(uri: string, topic: string, brokers: stri
         source: f,
         key: f.record.key,
         value: f.record.value,
-        timestamp: f.record.timestamp,
         headers: [...f.record.headers.map(([n, v]): [string, Buffer] => [n, v ?? Buffer.alloc(0)]), ...failureHeaders(f).map(([n, v]): [string, Buffer] => [n, Buffer.from(v)])],
       }));
       const split = splitIntoRequests(outgoing, max, recordBytes);
