@@ -39,16 +39,25 @@ export function createKafkaDestination(uri: string, topic: string, brokers: stri
 
   return {
     uri,
-    async send(records: FailedRecord[]) {
-      let p: RecordProducer;
-      let max: number;
-      try {
-        [p, max] = await Promise.all([connect(), maxMessageBytes()]);
-      } catch (e) {
-        producer = undefined;
-        limit = undefined;
-        throw e;
-      }
+    /**
+     * `signal` (Delivery's deadline) stops the send: nothing more is started after it, writes
+     * queued behind an earlier one are dropped, and the send rejects at once (nothing counts as
+     * written unless confirmed). A failed connect is tried again next time; a producer that
+     * connected is kept when only the limit could not be read (a topic gone, DescribeConfigs
+     * denied): one client per destination, never one more per retry.
+     */
+    async send(records: FailedRecord[], signal?: AbortSignal) {
+      signal?.throwIfAborted();
+      const pending = [connect(), maxMessageBytes()] as const;
+      const [connected, read] = await Promise.allSettled(pending);
+      // Only what failed is forgotten, and only if no other send replaced it meanwhile.
+      if (connected.status === 'rejected' && producer === pending[0]) producer = undefined;
+      if (read.status === 'rejected' && limit === pending[1]) limit = undefined;
+      if (connected.status === 'rejected') throw connected.reason;
+      if (read.status === 'rejected') throw read.reason;
+      signal?.throwIfAborted();
+      const p = connected.value;
+      const max = read.value;
       const outgoing = records.map((f): Outgoing => ({
         source: f,
         key: f.record.key,
@@ -68,7 +77,7 @@ export function createKafkaDestination(uri: string, topic: string, brokers: stri
       }
       for (const request of split.requests) {
         try {
-          await p.send(topic, request);
+          await p.send(topic, request, signal);
         } catch (e) {
           if ((e as { type?: string }).type === 'MESSAGE_TOO_LARGE') limit = undefined;
           throw e;
