@@ -4,19 +4,23 @@
  * package` wrote into SLUICE_TRIGGERS (framework/plugin/deploy/container-config.ts) and invokes
  * the deployed Lambdas with the lambda invoker; region and credentials come from the task (the
  * SDK's chain). Every `custom.sluice.metrics.period` it writes CloudWatch EMF lines to stdout. Topics are never created here: they must exist on the cluster. SIGTERM (ECS
- * stopping the task) finishes in-flight invocations, commits them and leaves the groups.
+ * stopping the task) starts no more chunks, lets in-flight invocations and destination sends
+ * finish and commits them until shortly before SLUICE_STOP_DEADLINE_MS (the task's StopTimeout,
+ * after which ECS sends SIGKILL), then leaves the groups without what still runs and exits.
  */
 import { createLambdaInvoker } from '../invoke/lambda.ts';
 import { Instrumentation } from '../observe/events.ts';
 import { createLogger } from '../observe/logger.ts';
 import { parseContainerConfig, TRIGGERS_ENV } from '../plugin/deploy/container-config.ts';
 import { runService, type RunningService } from '../poller/service-runner.ts';
+import { inFlightBudgetMs } from '../poller/stop-deadline.ts';
 import { httpSettings } from './http-settings.ts';
 import { exitOnError, onShutdown } from './process.ts';
 
 async function main(): Promise<void> {
   const logger = createLogger('sluice');
   const config = parseContainerConfig(process.env[TRIGGERS_ENV]);
+  const stopBudgetMs = inFlightBudgetMs(process.env);
   const invoker = createLambdaInvoker({ functionNames: config.functionNames, logger: logger.child('lambda'), maxConcurrency: config.triggers.reduce((n, t) => n + t.concurrency, 0) });
   let running: RunningService | undefined;
   const http = httpSettings('container', process.env);
@@ -35,9 +39,10 @@ async function main(): Promise<void> {
     });
   });
   onShutdown(logger, async () => {
+    const deadlineAt = stopBudgetMs === undefined ? undefined : Date.now() + stopBudgetMs;
     // A stop during start waits for it: nothing the start brings up may outlive the stop.
     await starting.catch(() => undefined);
-    await running?.stop();
+    await running?.stop(deadlineAt);
     await invoker.close();
   });
   await starting;

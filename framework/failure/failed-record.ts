@@ -31,6 +31,9 @@ export const FAILURE_HEADERS = {
   topic: 'sluice-source-topic',
   partition: 'sluice-source-partition',
   offset: 'sluice-source-offset',
+  /** The source record's timestamp (epoch ms, decimal) and its type (CREATE_TIME | LOG_APPEND_TIME): the copy itself is stamped when it is sent. */
+  sourceTimestamp: 'sluice-source-timestamp',
+  sourceTimestampType: 'sluice-source-timestamp-type',
 } as const;
 
 const MAX_ERROR_CHARS = 1_000;
@@ -58,6 +61,8 @@ export function failureHeaders(f: FailedRecord): Array<[string, string]> {
     [FAILURE_HEADERS.topic, f.record.topic],
     [FAILURE_HEADERS.partition, String(f.record.partition)],
     [FAILURE_HEADERS.offset, String(f.record.offset)],
+    [FAILURE_HEADERS.sourceTimestamp, String(f.record.timestamp)],
+    [FAILURE_HEADERS.sourceTimestampType, f.record.timestampType],
   ];
   if (f.error) h.push([FAILURE_HEADERS.error, f.error.slice(0, MAX_ERROR_CHARS)]);
   return h;

@@ -80,6 +80,34 @@ describe('classifyThrown', () => {
   });
 });
 
+describe('classifyThrown: errors Lambda answers before the function runs', () => {
+  // Each error of the Invoke API reference with its status (client-lambda 3.1164's models).
+  const notRun: Array<[string, number]> = [
+    ['AccessDeniedException', 403], ['UnrecognizedClientException', 403], ['EFSMountFailureException', 403], ['S3FilesMountFailureException', 403],
+    ['ResourceConflictException', 409], ['SnapStartNotReadyException', 409], ['CodeArtifactUserPendingException', 409], ['CodeArtifactUserDeletedException', 409],
+    ['EC2AccessDeniedException', 502], ['EC2ThrottledException', 502], ['EC2UnexpectedException', 502], ['ENILimitReachedException', 502], ['ENINotReadyException', 502],
+    ['InvalidRuntimeException', 502], ['InvalidSecurityGroupIDException', 502], ['InvalidSubnetIDException', 502], ['InvalidZipFileException', 502],
+    ['KMSAccessDeniedException', 502], ['KMSDisabledException', 502], ['KMSInvalidStateException', 502], ['KMSNotFoundException', 502],
+    ['ResourceNotReadyException', 502], ['SubnetIPAddressLimitReachedException', 502],
+    ['EFSMountConnectivityException', 408], ['EFSMountTimeoutException', 408], ['S3FilesMountConnectivityException', 408], ['S3FilesMountTimeoutException', 408], ['SnapStartTimeoutException', 408],
+  ];
+  it.each(notRun)('%s (HTTP %i) never ran the function: not-invoked, never throttled', (name, status) => {
+    expect(classifyThrown(serviceError(name, 'why', status), ctx)).toEqual({
+      throttled: false,
+      error: { kind: 'not-invoked', name, message: `Lambda at http://localhost:3002 answered before svc-dev-orders ran (HTTP ${status} ${name}): why` },
+    });
+  });
+
+  // Errors where the function may have run, or that describe the request the failure policy can split.
+  const mayHaveRun: Array<[string, number]> = [
+    ['ServiceException', 500], ['EFSIOException', 410], ['InvalidRequestContentException', 400], ['InvalidParameterValueException', 400],
+    ['SnapStartException', 400], ['UnsupportedMediaTypeException', 415], ['BadGateway', 502], ['RequestTimeout', 408],
+  ];
+  it.each(mayHaveRun)('%s (HTTP %i) is a failed invocation for the failure policy', (name, status) => {
+    expect(classifyThrown(serviceError(name, 'why', status), ctx).error.kind).toBe('crash');
+  });
+});
+
 describe('classifyCheck (GetFunction at start)', () => {
   it('a missing function stops the start; an endpoint without GetFunction or a role without the permission skips the check', () => {
     expect(classifyCheck(serviceError('ResourceNotFoundException', 'Function not found', 404))).toBe('missing');

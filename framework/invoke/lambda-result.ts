@@ -8,9 +8,11 @@
  *   after 3.00 seconds", errorType `Sandbox.Timedout`; serverless-offline's "[504] - Lambda
  *   timeout.") is a timeout, a runtime that exited or ran out of memory is a crash.
  * - A thrown error: throttling is retried by the invoker. Throttling past those retries, an
- *   unreachable endpoint, an unknown function (a redeploy) and 503 mean the function never ran:
- *   kind `not-invoked`, retried without spending an attempt. A request too large and other
- *   service errors are failed invocations for the failure policy: kind `crash`.
+ *   unreachable endpoint, an unknown function (a redeploy), 503 and the errors Lambda answers
+ *   before the function runs (NOT_RUN below) mean the function never ran: kind `not-invoked`,
+ *   retried without spending an attempt. A request too large and other service errors (500,
+ *   400s that describe the request, EFSIOException) are failed invocations for the failure
+ *   policy: kind `crash`.
  */
 import type { InvokeError, InvokeResult } from './types.ts';
 
@@ -40,6 +42,23 @@ const CRASH_TYPES = new Set(['Runtime.ExitError', 'Runtime.OutOfMemory']);
 const THROTTLE_NAMES = new Set(['TooManyRequestsException', 'ThrottlingException']);
 /** Network errors that mean the request was never sent. */
 const UNREACHED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/**
+ * Errors of Lambda's Invoke (its API reference, and @aws-sdk/client-lambda 3.1164's models) that
+ * come before the handler gets the event. Every 403 (the caller may not invoke: AccessDenied,
+ * a bad signature or token, EFSMountFailure) and every 409 (ResourceConflict: the function is
+ * being updated; SnapStartNotReady, CodeArtifactUser*) is answered before anything runs. 502 and
+ * 408 are matched by name: the execution environment could not be set up (VPC, ENI, subnet,
+ * KMS, runtime, package; a file system or a SnapStart restore that timed out), while a 502 or
+ * 408 from something in between (a proxy) may come after the function ran, so stays a failure.
+ */
+const NOT_RUN_STATUSES = new Set([403, 409]);
+const NOT_RUN_NAMES = new Set([
+  'EC2AccessDeniedException', 'EC2ThrottledException', 'EC2UnexpectedException', 'ENILimitReachedException', 'ENINotReadyException',
+  'InvalidRuntimeException', 'InvalidSecurityGroupIDException', 'InvalidSubnetIDException', 'InvalidZipFileException',
+  'KMSAccessDeniedException', 'KMSDisabledException', 'KMSInvalidStateException', 'KMSNotFoundException',
+  'ResourceNotReadyException', 'SubnetIPAddressLimitReachedException', // 502
+  'EFSMountConnectivityException', 'EFSMountTimeoutException', 'S3FilesMountConnectivityException', 'S3FilesMountTimeoutException', 'SnapStartTimeoutException', // 408
+]);
 
 export function resultFromResponse(r: InvokeResponse): InvokeResult {
   const text = r.payload ? Buffer.from(r.payload).toString('utf8') : '';
@@ -76,6 +95,9 @@ export function classifyThrown(e: unknown, c: FailureContext): ThrownError {
     // Refused or unresolvable: the request never left. A reset or a stall may come after the function ran.
     const kind = code !== undefined && UNREACHED_CODES.has(code) ? 'not-invoked' : 'crash';
     return { throttled: false, error: { kind, name, message: `cannot reach Lambda${at || ' (AWS)'} to invoke ${c.lambdaName}: ${message}` } };
+  }
+  if (NOT_RUN_STATUSES.has(status) || NOT_RUN_NAMES.has(name)) {
+    return { throttled: false, error: { kind: 'not-invoked', name, message: `Lambda${at} answered before ${c.lambdaName} ran (HTTP ${status} ${name}): ${message}` } };
   }
   if (status === 503) {
     return { throttled: false, error: { kind: 'not-invoked', name, message: `Lambda${at} is unavailable (HTTP 503) to invoke ${c.lambdaName}: ${message}` } };

@@ -11,8 +11,9 @@
  */
 import { GetFunctionCommand, InvokeCommand, LambdaClient, type LambdaClientConfig } from '@aws-sdk/client-lambda';
 import { SluiceError } from '../errors.ts';
-import { retryCeilingMs, retryDelayMs, type BackoffOptions } from '../failure/backoff.ts';
+import { retryDelayMs, type BackoffOptions } from '../failure/backoff.ts';
 import type { Logger } from '../observe/logger.ts';
+import { DEFAULT_MAX_THROTTLE_RETRIES, DEFAULT_RESPONSE_GRACE_MS, DEFAULT_THROTTLE_BACKOFF, lambdaOverheadMs } from './lambda-overhead.ts';
 import { classifyCheck, classifyThrown, describe, resultFromResponse, type FailureContext } from './lambda-result.ts';
 import { buildEvent } from '../event/build-event.ts';
 import type { InvokeRequest, InvokeResult, Invoker } from './types.ts';
@@ -36,7 +37,7 @@ export interface LambdaInvokerOptions {
   maxConcurrency?: number;
 }
 
-export const DEFAULT_THROTTLE_BACKOFF: BackoffOptions = { baseMs: 100, capMs: 2_000 };
+export { DEFAULT_THROTTLE_BACKOFF };
 const CHECK_TIMEOUT_MS = 10_000;
 
 /** The name the Serverless Framework gives a function it deploys (and serverless-offline exposes). */
@@ -57,12 +58,11 @@ export function createLambdaInvoker(o: LambdaInvokerOptions): Invoker {
     requestHandler: { httpAgent: { maxSockets }, httpsAgent: { maxSockets } },
     ...(o.region ? { region: o.region } : {}), ...(endpoint ? { endpoint } : {}), ...(credentials ? { credentials } : {}),
   });
-  const maxThrottleRetries = o.maxThrottleRetries ?? 4;
+  const maxThrottleRetries = o.maxThrottleRetries ?? DEFAULT_MAX_THROTTLE_RETRIES;
   const backoff = o.throttleBackoff ?? DEFAULT_THROTTLE_BACKOFF;
-  const graceMs = o.responseGraceMs ?? 5_000;
+  const graceMs = o.responseGraceMs ?? DEFAULT_RESPONSE_GRACE_MS;
   // Past the function's timeout: the grace for its answer, and the throttle backoffs at their longest.
-  let overheadMs = graceMs;
-  for (let r = 1; r <= maxThrottleRetries; r++) overheadMs += retryCeilingMs(r, backoff);
+  const overheadMs = lambdaOverheadMs(graceMs, maxThrottleRetries, backoff);
   const where = endpoint ?? 'AWS';
 
   const lambdaNameOf = (functionKey: string): string => {

@@ -1,8 +1,12 @@
 /**
  * The Kafka on-failure destination: writes each record as it was produced (key, value,
- * headers, timestamp) to the destination topic on the same cluster, plus headers saying why,
- * in requests that fit the topic's max.message.bytes (read from the cluster, and read again
- * after a refusal, so raising the limit takes effect without a restart). A record that cannot
+ * headers) to the destination topic on the same cluster, plus headers saying why and where
+ * from. The copy is stamped with the time it is sent, the source's timestamp and its type go
+ * in headers: a copy of an old record (one that failed for its age, a replay) would otherwise
+ * be older than the destination's retention.ms and deletable at once, after its source offset
+ * was committed. It is written in requests that fit the topic's max.message.bytes (read from
+ * the cluster, and read again after a refusal, so raising the limit takes effect without a
+ * restart). A record that cannot
  * fit even alone is refused with an error naming the topic, its size and the setting to raise:
  * the partition waits on it (nothing is dropped) until it fits.
  */
@@ -35,22 +39,30 @@ export function createKafkaDestination(uri: string, topic: string, brokers: stri
 
   return {
     uri,
-    async send(records: FailedRecord[]) {
-      let p: RecordProducer;
-      let max: number;
-      try {
-        [p, max] = await Promise.all([connect(), maxMessageBytes()]);
-      } catch (e) {
-        producer = undefined;
-        limit = undefined;
-        throw e;
-      }
+    /**
+     * `signal` (Delivery's deadline) stops the send: nothing more is started after it, writes
+     * queued behind an earlier one are dropped, and the send rejects at once (nothing counts as
+     * written unless confirmed). A failed connect is tried again next time; a producer that
+     * connected is kept when only the limit could not be read (a topic gone, DescribeConfigs
+     * denied): one client per destination, never one more per retry.
+     */
+    async send(records: FailedRecord[], signal?: AbortSignal) {
+      signal?.throwIfAborted();
+      const pending = [connect(), maxMessageBytes()] as const;
+      const [connected, read] = await Promise.allSettled(pending);
+      // Only what failed is forgotten, and only if no other send replaced it meanwhile.
+      if (connected.status === 'rejected' && producer === pending[0]) producer = undefined;
+      if (read.status === 'rejected' && limit === pending[1]) limit = undefined;
+      if (connected.status === 'rejected') throw connected.reason;
+      if (read.status === 'rejected') throw read.reason;
+      signal?.throwIfAborted();
+      const p = connected.value;
+      const max = read.value;
       const outgoing = records.map((f): Outgoing => ({
         source: f,
         key: f.record.key,
         value: f.record.value,
-        timestamp: f.record.timestamp,
-        headers: destinationHeaders(f),
+        headers: destinationHeaders(f), // stamped with the send time: the source's is in a header
       }));
       const split = splitIntoRequests(outgoing, max, recordBytes);
       if (!split.ok) {
@@ -65,7 +77,7 @@ export function createKafkaDestination(uri: string, topic: string, brokers: stri
       }
       for (const request of split.requests) {
         try {
-          await p.send(topic, request);
+          await p.send(topic, request, signal);
         } catch (e) {
           if ((e as { type?: string }).type === 'MESSAGE_TOO_LARGE') limit = undefined;
           throw e;

@@ -26,6 +26,7 @@ import { evictMember } from './evict-member.ts';
 import { PartitionOrder } from './partition-order.ts';
 import { GroupState, isRebalance } from './group-state.ts';
 import { toKafkaRecord } from './records.ts';
+import { settledBy } from './settled-by.ts';
 
 export type CommitResult = { ok: true } | { ok: false; reason: 'not-owned' | 'refused'; error?: Error };
 
@@ -81,8 +82,12 @@ export interface GroupMemberOptions {
 
 export interface GroupMember {
   start(): Promise<void>;
-  /** Lets in-flight batches finish, then leaves the group (after a crash: waits for the batches kafkajs left running). */
-  stop(): Promise<void>;
+  /**
+   * Lets in-flight batches finish, then leaves the group (after a crash: waits for the batches
+   * kafkajs left running). With `deadlineAt` (epoch ms), a batch still running then is left
+   * behind: the member leaves the group without it, and nothing it finishes is committed.
+   */
+  stop(deadlineAt?: number): Promise<void>;
   /** The id this member last joined with, if it ever joined. */
   memberId(): string | undefined;
 }
@@ -103,6 +108,9 @@ function isAuthorizationFailure(e: unknown): boolean {
   }
   return false;
 }
+
+/** How long the LeaveGroup sent at a stop deadline, for a member with a batch still running, may take. */
+const LEAVE_WITHIN_MS = 3_000;
 
 /** How soon new partitions of a topic are consumed. */
 export const METADATA_MAX_AGE_MS = 30_000;
@@ -129,6 +137,8 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   const resumeTimers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
   let crashed = false;
+  /** Left the group at a stop deadline with a batch still running: that batch commits nothing. */
+  let leftBehind = false;
   // kafkajs throttles heartbeats only after a success; this bounds the attempts while a
   // rebalance answers every one with an error (one per interval for the member, not per chunk).
   let lastHeartbeatAttempt = 0;
@@ -226,7 +236,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
         }
       },
       commit: async (nextOffset) => {
-        if (!state.owns(topic, partition, generation)) return { ok: false, reason: 'not-owned' };
+        if (leftBehind || !state.owns(topic, partition, generation)) return { ok: false, reason: 'not-owned' };
         try {
           p.resolveOffset(String(nextOffset - 1));
           await p.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(nextOffset) }] }] });
@@ -284,12 +294,17 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
         eachBatch,
       });
     },
-    async stop() {
+    async stop(deadlineAt) {
       for (const t of resumeTimers) clearTimeout(t);
       resumeTimers.clear();
-      await consumer.disconnect();
       // After a crash kafkajs has already left; a batch it had handed over may still be running.
-      await Promise.allSettled([...inFlight]);
+      const stopped = consumer.disconnect().then(() => Promise.allSettled([...inFlight]));
+      if (deadlineAt === undefined || (await settledBy(stopped, deadlineAt))) return void (await stopped);
+      // kafkajs leaves only after its running batches: send the LeaveGroup ourselves.
+      leftBehind = true;
+      void stopped.catch(() => undefined);
+      o.logger.warn('a chunk is still running at the stop deadline: leaving the group without it; its records are not committed, and go to the next owner', { groupId: o.groupId, memberId: state.memberId });
+      if (state.memberId && !crashed) await evictMember(o.kafka, o.groupId, state.memberId, LEAVE_WITHIN_MS, o.logger);
     },
     memberId: () => state.memberId || undefined,
   };

@@ -60,10 +60,18 @@ export class RecordProducer {
     }
   }
 
-  /** Sends in order per partition, each acknowledged by all in-sync replicas; resolves once every record is confirmed. */
-  async send(topic: string, records: OutgoingRecord[]): Promise<void> {
+  /**
+   * Sends in order per partition, each acknowledged by all in-sync replicas; resolves once every
+   * record is confirmed. `signal` gives up on the send: it rejects at once, and a partition's
+   * write still queued behind an earlier one is dropped, never started. A write already on the
+   * wire cannot be called back (kafkajs has no abort, and a producer disconnected mid-send
+   * reconnects to retry): it may still land, a duplicate once the caller sends again.
+   */
+  async send(topic: string, records: OutgoingRecord[], signal?: AbortSignal): Promise<void> {
     if (records.length === 0) return;
+    signal?.throwIfAborted();
     const partitionMetadata = await this.partitionsOf(topic);
+    signal?.throwIfAborted();
     const byPartition = new Map<number, Message[]>();
     for (const r of records) {
       const message = toMessage(r);
@@ -72,7 +80,7 @@ export class RecordProducer {
       if (list) list.push({ ...message, partition });
       else byPartition.set(partition, [{ ...message, partition }]);
     }
-    const results = await Promise.allSettled([...byPartition].map(([partition, messages]) => this.queued(topic, partition, () => this.sendPartition(topic, partition, messages))));
+    const results = await Promise.allSettled([...byPartition].map(([partition, messages]) => this.queued(topic, partition, () => this.sendPartition(topic, partition, messages), signal)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
       this.metadata.delete(topic);
@@ -106,15 +114,34 @@ export class RecordProducer {
     }
   }
 
-  /** Runs `send` after every earlier send to the same partition has settled. */
-  private queued(topic: string, partition: number, send: () => Promise<void>): Promise<void> {
+  /**
+   * Runs `send` after every earlier send to the same partition has settled. Aborted while it
+   * waits, it is dropped (with the records it holds) and never starts; the caller's promise
+   * rejects at the abort either way.
+   */
+  private queued(topic: string, partition: number, send: () => Promise<void>, signal?: AbortSignal): Promise<void> {
     const key = `${topic}|${partition}`;
-    const run = (this.queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(send);
+    let job: (() => Promise<void>) | undefined = send;
+    const run = (this.queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => {
+      const start = job;
+      job = undefined;
+      if (!start) throw abortError(signal);
+      return start();
+    });
     this.queues.set(key, run);
     void run.catch(() => undefined).then(() => {
       if (this.queues.get(key) === run) this.queues.delete(key);
     });
-    return run;
+    if (!signal) return run;
+    return new Promise<void>((resolve, reject) => {
+      const giveUp = () => {
+        job = undefined;
+        reject(abortError(signal));
+      };
+      if (signal.aborted) return giveUp();
+      signal.addEventListener('abort', giveUp, { once: true });
+      run.then(resolve, reject).finally(() => signal.removeEventListener('abort', giveUp));
+    });
   }
 
   /** New sends go to a fresh producer (new producer id, fresh sequences); the old one is disconnected once its sends end. */
@@ -135,6 +162,10 @@ export class RecordProducer {
     this.metadata.set(topic, { at: Date.now(), partitions });
     return partitions;
   }
+}
+
+function abortError(signal: AbortSignal | undefined): Error {
+  return signal?.reason instanceof Error ? signal.reason : new DOMException('the send was given up on before it started', 'AbortError');
 }
 
 async function connectProducer(kafka: Kafka): Promise<Producer> {

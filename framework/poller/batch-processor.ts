@@ -157,12 +157,13 @@ export class BatchProcessor {
   }
 
   /**
-   * Hands `records` of `item` to the destination; false if that must wait: the send's deadline
-   * would not fit the poll budget (back to the group first), or the destination is down
-   * (partition paused, item remembered with one more failed send).
+   * Hands `records` of `item` to the destination; false if that must wait: the member is stopping
+   * or rebalancing, the send's deadline would not fit the poll budget (back to the group first),
+   * or the destination is down (partition paused, item remembered with one more failed send).
    */
   private async giveUp(batch: PartitionBatch, item: WorkItem, records: KafkaRecord[], reason: FailureReason): Promise<boolean> {
     item.remembered = true;
+    if (!batch.isActive()) return false; // stopping or rebalancing: a send starts no more than a chunk would
     if (!this.fitsBudget(batch, item, this.o.delivery.sendTimeoutMs)) return false;
     const sent = await this.o.delivery.sendToDestination(batch, records, reason, item.attempts, item.error ?? (reason === 'PayloadTooLarge' ? `the event would be ${item.bytes} bytes` : undefined));
     if (sent) return true;

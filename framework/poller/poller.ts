@@ -24,6 +24,7 @@ import { BatchProcessor } from './batch-processor.ts';
 import { ChunkInvoker } from './chunk-invoker.ts';
 import { Delivery } from './delivery.ts';
 import { withHeartbeats } from './keep-alive.ts';
+import { settledBy } from '../kafka/settled-by.ts';
 import { Supervisor } from './supervisor.ts';
 import type { UncommittedFrom } from './starting-position.ts';
 import { groupTuning, type GroupTuning } from './tuning.ts';
@@ -51,8 +52,8 @@ export interface PollerOptions {
 export interface Poller {
   readonly trigger: TriggerSpec;
   start(): Promise<void>;
-  /** Finishes in-flight invocations, commits them, leaves the group. */
-  stop(): Promise<void>;
+  /** Finishes in-flight invocations, commits them, leaves the group; with `deadlineAt` (epoch ms), leaves then without what still runs. */
+  stop(deadlineAt?: number): Promise<void>;
 }
 
 export function createPoller(o: PollerOptions): Poller {
@@ -145,10 +146,14 @@ export function createPoller(o: PollerOptions): Poller {
   return {
     trigger,
     start: () => supervisor.start(),
-    async stop() {
-      await supervisor.stop();
+    async stop(deadlineAt) {
+      await supervisor.stop(deadlineAt);
       forgetLost();
-      await destination?.close();
+      const closing = destination?.close();
+      // A destination write kafkajs cannot call back may still run: it does not hold the exit past the deadline (a second at least, to disconnect).
+      if (closing && deadlineAt !== undefined && !(await settledBy(closing, Math.max(deadlineAt, Date.now() + 1_000)))) {
+        logger.warn('the on-failure destination did not close by the stop deadline (a write already sent may still run): not waiting for it');
+      } else await closing;
     },
   };
 }

@@ -55,7 +55,8 @@ export interface RunningService {
   httpUrl?: string;
   /** Resolves (never rejects) with the first trigger that stopped for good. */
   fatal: Promise<SluiceError>;
-  stop(): Promise<void>;
+  /** Lets in-flight work finish and leaves the groups; with `deadlineAt` (epoch ms), leaves then without what still runs (stop-deadline.ts). */
+  stop(deadlineAt?: number): Promise<void>;
 }
 
 export async function runService(o: ServiceRunnerOptions): Promise<RunningService> {
@@ -146,8 +147,8 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     pollers,
     ...(http ? { httpUrl: http.url } : {}),
     fatal,
-    stop: async () => {
-      const results = await Promise.allSettled(pollers.map((p) => p.stop()));
+    stop: async (deadlineAt?: number) => {
+      const results = await Promise.allSettled(pollers.map((p) => p.stop(deadlineAt)));
       for (const r of results) if (r.status === 'rejected') o.logger.error('poller did not stop cleanly', { error: r.reason });
       await closeObservers();
     },

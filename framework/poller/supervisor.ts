@@ -13,6 +13,7 @@ import { describeCause } from '../kafka/client.ts';
 import type { GroupMember } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
+import { settledBy } from '../kafka/settled-by.ts';
 
 export const RESTART_BACKOFF: BackoffOptions = { baseMs: 1_000, capMs: 30_000 };
 
@@ -55,15 +56,17 @@ export class Supervisor {
     await this.spawn().start();
   }
 
-  async stop(): Promise<void> {
+  /** With `deadlineAt` (epoch ms), what still runs then is left behind (GroupMember.stop). */
+  async stop(deadlineAt?: number): Promise<void> {
     this.stopping = true;
     clearTimeout(this.stableTimer);
     if (this.wait) {
       clearTimeout(this.wait.timer);
       this.wait.resolve();
     }
-    await this.restarting;
-    await this.member?.stop();
+    if (this.restarting && deadlineAt !== undefined) await settledBy(this.restarting, deadlineAt);
+    else await this.restarting;
+    await this.member?.stop(deadlineAt);
   }
 
   private spawn(replaces?: string): GroupMember {

@@ -51,7 +51,7 @@ describe('pollerTemplate', () => {
     expect(props(f, IDS.taskDefinition)).toMatchObject({ Family: 'shop-prod-sluice', RequiresCompatibilities: ['FARGATE'], NetworkMode: 'awsvpc', Cpu: '256', Memory: '512' });
     expect(props(f, IDS.service)).toMatchObject({ Cluster: { Ref: 'SluiceCluster' }, LaunchType: 'FARGATE', DesiredCount: 1 });
     expect(props(f, IDS.logGroup)).toEqual({ LogGroupName: '/sluice/shop-prod', RetentionInDays: 14 });
-    expect(container(f)).toMatchObject({ Image: 'example/sluice:1', Essential: true, StopTimeout: 70 });
+    expect(container(f)).toMatchObject({ Image: 'example/sluice:1', Essential: true, StopTimeout: 77 });
   });
 
   it('lets the task role invoke exactly the functions with enabled triggers, once each, and nothing else', () => {
@@ -165,11 +165,16 @@ describe('pollerTemplate', () => {
     expect(statements(build(), IDS.executionRole).map((s) => s.Sid)).toEqual(['WriteLogs']);
   });
 
-  it('keeps the stop timeout between 30 s and Fargate\'s 120 s, long enough for the longest function timeout', () => {
-    const one = (t: number) => pollerTemplate({ service: spec({ f: { handler: 'f.handler', timeout: t, events: [{ sluice: { topic: 't', maxPollIntervalMs: 3_600_000 } }] } }), functions: deployed('f'), settings: settings(), secretArns: [] })!;
+  it('keeps the stop timeout between 30 s and Fargate\'s 120 s: the longest invocation with the lambda invoker\'s 6.5 s, or a destination send, plus 10 s; and tells the poller', () => {
+    const one = (t: number, sluice: Record<string, unknown> = {}) => pollerTemplate({ service: spec({ f: { handler: 'f.handler', timeout: t, events: [{ sluice: { topic: 't', maxPollIntervalMs: 3_600_000, ...sluice } }] } }), functions: deployed('f'), settings: settings(), secretArns: [] })!;
     expect(container(one(3)).StopTimeout).toBe(30);
-    expect(container(one(100)).StopTimeout).toBe(110);
+    expect(container(one(60)).StopTimeout).toBe(77);
+    expect(container(one(100)).StopTimeout).toBe(117);
     expect(container(one(900)).StopTimeout).toBe(120);
+    // A destination send (at most 30 s) can be what runs at SIGTERM instead of an invocation.
+    expect(container(one(3, { maximumRetryAttempts: 2, destinationConfig: { onFailure: { destination: 'kafka://failed' } } })).StopTimeout).toBe(40);
+    const env = (t: number) => (container(one(t)).Environment as Array<{ Name: string; Value: unknown }>).find((e) => e.Name === 'SLUICE_STOP_DEADLINE_MS')?.Value;
+    expect([env(3), env(100), env(900)]).toEqual(['30000', '117000', '120000']);
   });
 
   it('adds nothing when no trigger is enabled', () => {

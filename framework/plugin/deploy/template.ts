@@ -5,8 +5,11 @@
  * no AWS::Lambda::EventSourceMapping: the poller, not Lambda, reads Kafka.
  */
 import { DEFAULT_HTTP_PORT, HTTP_PORT_ENV } from '../../config/http.ts';
-import type { Destination, ServiceSpec } from '../../config/types.ts';
+import type { Destination, ServiceSpec, TriggerSpec } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
+import { lambdaOverheadMs } from '../../invoke/lambda-overhead.ts';
+import { DESTINATION_SEND_TIMEOUT_MS } from '../../poller/delivery.ts';
+import { STOP_DEADLINE_ENV } from '../../poller/stop-deadline.ts';
 import { containerConfig, metricsSettings, serializeContainerConfig, TRIGGERS_ENV } from './container-config.ts';
 import { executionRole, taskRole, type Cfn } from './iam.ts';
 import { scalingResources } from './scaling.ts';
@@ -31,6 +34,19 @@ export const IDS = {
 export const CONTAINER_NAME = 'poller';
 /** Fargate's longest stop timeout: how long a stopping task may finish in-flight invocations. */
 const MAX_STOP_TIMEOUT_S = 120;
+/** What the stop timeout keeps after the longest in-flight step: commits, the LeaveGroup, the exit. */
+const COMMIT_AND_LEAVE_MS = 10_000;
+
+/**
+ * Seconds between ECS's SIGTERM and its SIGKILL: the longest step a stopping poller may let
+ * finish (an invocation with the lambda invoker's grace and throttle retries, or a destination
+ * send: no step starts after SIGTERM, so they do not add up) plus COMMIT_AND_LEAVE_MS; at least
+ * 30, at most Fargate's 120. Past it the poller leaves without what still runs (stop-deadline.ts).
+ */
+export function stopTimeoutSeconds(triggers: readonly TriggerSpec[]): number {
+  const longestMs = Math.max(...triggers.map((t) => Math.max(t.timeoutMs + lambdaOverheadMs(), t.failure.onFailure ? DESTINATION_SEND_TIMEOUT_MS : 0)));
+  return Math.min(MAX_STOP_TIMEOUT_S, Math.max(30, Math.ceil((longestMs + COMMIT_AND_LEAVE_MS) / 1000)));
+}
 
 export interface DeployedFunction {
   /** The Lambda's name, `<service>-<stage>-<function>` unless the function sets `name:`. */
@@ -67,7 +83,7 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
   };
   const config = containerConfig(service, Object.fromEntries(functionKeys.map((k) => [k, deployed(k).lambdaName])));
   const destinations = triggers.flatMap((t): Destination[] => (t.failure.onFailure ? [t.failure.onFailure] : []));
-  const stopTimeout = Math.min(MAX_STOP_TIMEOUT_S, Math.max(30, Math.ceil(Math.max(...triggers.map((t) => t.timeoutMs)) / 1000) + 10));
+  const stopTimeout = stopTimeoutSeconds(triggers);
   const name = `${service.service}-${service.stage}`;
   const httpPort = service.http?.port ?? DEFAULT_HTTP_PORT;
   if (httpPort === 0) throw new ConfigError('custom.sluice.http.port: 0 (any free port) cannot be health-checked in the container; set a fixed port, e.g. 9464, or leave it out.');
@@ -100,7 +116,8 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
             Name: CONTAINER_NAME,
             Image: s.image,
             Essential: true,
-            // SIGTERM lets in-flight invocations finish and commit before the task stops.
+            // SIGTERM lets in-flight invocations finish and commit before the task stops; the
+            // poller leaves the group without what still runs shortly before SIGKILL.
             StopTimeout: stopTimeout,
             LinuxParameters: { InitProcessEnabled: true },
             // The poller writes nothing to disk (no tmp dir: the Lambda invoker, no bundling).
@@ -115,6 +132,7 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
               { Name: 'SLUICE_SECRETS', Value: 'secretsmanager' },
               { Name: TRIGGERS_ENV, Value: serializeContainerConfig(config) },
               { Name: HTTP_PORT_ENV, Value: String(httpPort) },
+              { Name: STOP_DEADLINE_ENV, Value: String(stopTimeout * 1000) },
             ],
             // /healthz is 503 while a trigger's consumer is down or the event loop stalls; ECS
             // replaces a task that stays unhealthy. The image has node, not curl.
