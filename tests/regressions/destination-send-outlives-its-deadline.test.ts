@@ -53,7 +53,7 @@ describe('a kafka:// destination send and its deadline', () => {
     await createTopic(topic, 1);
     await createTopic(failed, 1);
     const h = await startRecorder({
-      topic, batchSize: 1, timeoutMs: 1_000, maxPollIntervalMs: 2_500, sessionTimeoutMs: 6_000, heartbeatIntervalMs: 1_000, env: { POISON_OFFSETS: '0,1' },
+      topic, batchSize: 1, timeoutMs: 1_000, maxPollIntervalMs: 6_000, sessionTimeoutMs: 6_000, heartbeatIntervalMs: 1_000, env: { POISON_OFFSETS: '0,1' },
       failure: failurePolicy({ maximumRetryAttempts: 0, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } }),
     });
     harnesses.push(h);
