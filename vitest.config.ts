@@ -42,7 +42,7 @@ export default defineConfig({
       {
         test: {
           name: 'faults',
-          include: ['tests/faults/*.test.ts', 'tests/regressions/faults/*.test.ts'],
+          include: ['tests/faults/*.test.ts'],
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/faults/support/cluster-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 180_000,
