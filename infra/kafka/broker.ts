@@ -43,7 +43,7 @@ export interface BrokerOptions {
   /** Wipe instanceDir/data before starting a new broker (never touches a running one). */
   freshData?: boolean;
   /** Also listen with SASL_PLAINTEXT (SCRAM-SHA-256/512, PLAIN) on port + 2 for these users (sasl.ts); needs freshly formatted data. */
-  sasl?: { users: SaslUser[] };
+  sasl?: { users: SaslUser[]; authorizer?: boolean };
   /** Also listen with SASL_SSL and OAUTHBEARER (Kafka's unsecured validator) on port + 3, with this PEM key and certificate (oauth.ts). */
   oauthBearer?: { keystorePemFile: string };
 }
@@ -81,7 +81,7 @@ export async function ensureBroker(opts: BrokerOptions = {}): Promise<BrokerHand
     const cfg = resolveBrokerConfig(opts, process.env, process.cwd());
     const paths = instancePaths(cfg.instanceDir);
     const running = await findRunning(paths, log);
-    const sasl = opts.sasl && saslListener(cfg.port, cfg.controllerPort, opts.sasl.users);
+    const sasl = opts.sasl && saslListener(cfg.port, cfg.controllerPort, opts.sasl.users, opts.sasl.authorizer);
     const oauth = opts.oauthBearer && oauthBearerListener(cfg.port, cfg.controllerPort, opts.oauthBearer.keystorePemFile);
     const handle = running ? await reuse(running, cfg, paths, log) : await startNew(cfg, paths, opts.freshData ?? false, log, sasl, oauth);
     return {

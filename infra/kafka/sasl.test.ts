@@ -25,6 +25,14 @@ describe('the SASL listener of the local broker', () => {
     );
   });
 
+  it('enforces ACLs only when asked, with the plain listener\'s principal as the super user', () => {
+    const without = renderServerProperties({ port: 39590, controllerPort: 39591, dataDir: '/d', sasl: saslListener(39590, 39591, [alice]) });
+    expect(without).not.toContain('authorizer');
+    const text = renderServerProperties({ port: 39590, controllerPort: 39591, dataDir: '/d', sasl: saslListener(39590, 39591, [alice], true) });
+    expect(text).toContain('\nauthorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer\n');
+    expect(text).toContain('\nsuper.users=User:ANONYMOUS\n');
+  });
+
   it('creates the SCRAM credentials when the storage is formatted', () => {
     expect(scramFormatArgs(saslListener(39590, 39591, [alice]))).toEqual([
       '--add-scram', 'SCRAM-SHA-256=[name=alice,password=alice-secret]',

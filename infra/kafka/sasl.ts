@@ -13,13 +13,19 @@ export interface SaslUser {
 export interface SaslListener {
   port: number;
   users: SaslUser[];
+  /**
+   * Enforce ACLs (KRaft's StandardAuthorizer): the SASL users may do only what ACLs allow, while
+   * the PLAINTEXT and controller listeners' principal (User:ANONYMOUS) is a super user, so tests
+   * administer the broker, and grant or revoke ACLs, through the plain listener.
+   */
+  authorizer?: boolean;
 }
 
 export const SASL_MECHANISMS = ['SCRAM-SHA-256', 'SCRAM-SHA-512', 'PLAIN'] as const;
 const SAFE = /^[A-Za-z0-9._-]+$/;
 
 /** The listener for a broker on `port` (the controller on `controllerPort`). */
-export function saslListener(port: number, controllerPort: number, users: SaslUser[]): SaslListener {
+export function saslListener(port: number, controllerPort: number, users: SaslUser[], authorizer = false): SaslListener {
   const saslPort = port + 2;
   if (saslPort === controllerPort || saslPort > 65535) {
     throw new Error(`The SASL listener uses port + 2 (${saslPort}), which must be free and differ from controllerPort ${controllerPort}. Pick another port.`);
@@ -31,7 +37,7 @@ export function saslListener(port: number, controllerPort: number, users: SaslUs
       throw new Error(`SASL user names and passwords may hold only letters, digits, ".", "_" and "-" (user "${SAFE.test(u.name) ? u.name : '?'}").`);
     }
   }
-  return { port: saslPort, users };
+  return { port: saslPort, users, ...(authorizer ? { authorizer } : {}) };
 }
 
 /**
@@ -52,6 +58,9 @@ export function withSaslListener<V>(props: Array<[string, V | string]>, sasl: Sa
     ['listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config', scram],
     ['listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config', scram],
     ['listener.name.sasl_plaintext.plain.sasl.jaas.config', plain],
+    ...(sasl.authorizer
+      ? [['authorizer.class.name', 'org.apache.kafka.metadata.authorizer.StandardAuthorizer'], ['super.users', 'User:ANONYMOUS']] as Array<[string, string]>
+      : []),
   ];
 }
 
