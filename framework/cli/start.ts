@@ -11,7 +11,7 @@ import { exitOnError, onShutdown } from './process.ts';
 import { runLocal } from './run-local.ts';
 
 const USAGE = `Usage: npm start [-- --stage <stage>] [--function <name>] [--config <file>] [--partitions <n>]
-                 [--invoker local|lambda] [--lambda-endpoint <url>]
+                 [--invoker local|lambda] [--lambda-endpoint <url>] [--no-watch]
 
 Runs the Sluice triggers of serverless.yml locally. With no bootstrapServers, custom.sluice.bootstrapServers
 or KAFKA_BROKERS, a local Apache Kafka is started and the declared topics are created (--partitions, default 3).
@@ -19,7 +19,10 @@ Send records with: npm run produce -- <topic> '<value>' …
 
 --invoker local (default) runs the handlers of functions/ in worker threads; --invoker lambda invokes the
 Lambdas <service>-<stage>-<function> instead: deployed ones (credentials and region from the AWS SDK chain), or
-serverless-offline's with --lambda-endpoint http://localhost:3002 (also AWS_ENDPOINT_URL_LAMBDA).`;
+serverless-offline's with --lambda-endpoint http://localhost:3002 (also AWS_ENDPOINT_URL_LAMBDA).
+
+The local invoker reloads a function when its handler or anything it imports changes: invocations in flight
+finish on the old code, the next one runs the new. --no-watch turns that off.`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -28,13 +31,14 @@ async function main(): Promise<void> {
       partitions: { type: 'string', default: '3' },
       invoker: { type: 'string', default: 'local' },
       'lambda-endpoint': { type: 'string' },
+      'no-watch': { type: 'boolean' },
     },
   });
   if (values.help) {
     console.log(USAGE);
     return;
   }
-  const invoker = parseInvokerChoice(values.invoker, values['lambda-endpoint']);
+  const invoker = { ...parseInvokerChoice(values.invoker, values['lambda-endpoint']), watch: !values['no-watch'] };
   const logger = createLogger('sluice');
   const service = await loadServiceFromArgs(values);
   const run = runLocal({ service, logger, partitions: Number(values.partitions), invoker, ...(values.function ? { functionFilter: values.function } : {}) });

@@ -6,17 +6,24 @@
 import { build } from 'esbuild';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { extname, join, relative } from 'node:path';
+import { extname, join, relative, resolve, sep } from 'node:path';
 import { SluiceError } from '../errors.ts';
 import type { HandlerLocation } from './handler-path.ts';
 
 // Beside this module: worker-runtime.ts in the sources, worker-runtime.js in the published package.
 const RUNTIME = fileURLToPath(new URL(`./worker-runtime${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
-export async function bundleHandler(rootDir: string, functionName: string, location: HandlerLocation): Promise<string> {
+export interface Bundle {
+  file: string;
+  /** The service's own source files in the bundle (absolute): what a change reloads (reload.ts). */
+  inputs: string[];
+}
+
+/** `version` > 0 names a rebuild's file apart, so a worker starting meanwhile never reads a half-written bundle. */
+export async function bundleHandler(rootDir: string, functionName: string, location: HandlerLocation, version = 0): Promise<Bundle> {
   const outDir = join(rootDir, '.sluice', 'build');
   await mkdir(outDir, { recursive: true });
-  const outfile = join(outDir, `${functionName}.mjs`);
+  const outfile = join(outDir, version ? `${functionName}.${version}.mjs` : `${functionName}.mjs`);
   const source = relative(rootDir, location.file);
   const entry = [
     `import * as handlerModule from ${JSON.stringify(location.file)};`,
@@ -24,7 +31,9 @@ export async function bundleHandler(rootDir: string, functionName: string, locat
     `serve(handlerModule, ${JSON.stringify(location.exportName)}, ${JSON.stringify(source)});`,
   ].join('\n');
   try {
-    await build({
+    const { metafile } = await build({
+      absWorkingDir: rootDir,
+      metafile: true,
       stdin: { contents: entry, resolveDir: rootDir, sourcefile: `sluice:${functionName}`, loader: 'ts' },
       bundle: true,
       platform: 'node',
@@ -37,10 +46,14 @@ export async function bundleHandler(rootDir: string, functionName: string, locat
       // Bundled CommonJS code may call require(); give ESM output a real one.
       banner: { js: "import { createRequire as __sluiceCreateRequire } from 'node:module'; const require = __sluiceCreateRequire(import.meta.url);" },
     });
+    const inputs = Object.keys(metafile.inputs)
+      .filter((f) => !f.startsWith('sluice:'))
+      .map((f) => resolve(rootDir, f))
+      .filter((f) => f !== RUNTIME && !f.includes(`${sep}node_modules${sep}`));
+    return { file: outfile, inputs };
   } catch (e) {
     throw buildFailure(e, functionName, source);
   }
-  return outfile;
 }
 
 /** esbuild's failure as Sluice's error: each message with its file:line:column. */

@@ -41,7 +41,7 @@ export class HandlerWorker {
   private dead = false;
 
   /** `onExit` runs once when the thread is gone, whatever the reason (the pool drops it then). */
-  constructor(private readonly runtime: FunctionRuntime, output: (line: string) => void, onExit: (worker: HandlerWorker) => void = () => undefined) {
+  constructor(readonly runtime: FunctionRuntime, output: (line: string) => void, onExit: (worker: HandlerWorker) => void = () => undefined) {
     this.worker = new Worker(runtime.bundle, {
       env: runtime.env,
       // The bundle is plain JavaScript: no loader (tsx) to inherit, which halves a cold start.

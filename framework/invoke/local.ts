@@ -4,16 +4,24 @@
  * thread); one that overruns its timeout is terminated, its worker replaced, and the
  * invocation counts as failed, as on Lambda. A worker that dies while idle (a handler's stray
  * timer throwing after it returned) leaves the pool at once, so no chunk is handed to it.
+ *
+ * With `watch`, a change to a handler or anything it imports rebuilds that function and loads the
+ * new bundle in a fresh worker; only once it loaded does it replace the old code: invocations in
+ * flight finish on the old code, the next one runs the new. A change that does not build or load
+ * keeps the old code running, and says why.
  */
 import { randomUUID } from 'node:crypto';
 import type { TriggerSpec } from '../config/types.ts';
 import { SluiceError } from '../errors.ts';
 import type { Logger } from '../observe/logger.ts';
+import { unlink } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { bundleHandler } from './bundle.ts';
 import { handlerEnvironment } from './environment.ts';
 import { locateHandler } from './handler-path.ts';
 import { HandlerWorker, type FunctionRuntime } from './handler-worker.ts';
 import type { InvokeRequest, InvokeResult, Invoker } from './types.ts';
+import { watchSources, type SourceWatch } from './watch-sources.ts';
 
 /** What the invoker needs of a function (a TriggerSpec has it); its timeout also bounds the module's first load at start. */
 export type LocalFunction = Pick<TriggerSpec, 'functionName' | 'handler' | 'memorySizeMb' | 'timeoutMs' | 'environment'>;
@@ -29,6 +37,8 @@ export interface LocalInvokerOptions {
   output?: (line: string) => void;
   /** The environment handlers start from, less Sluice's own variables (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Reload a function when its sources change (`npm start`; `--no-watch` turns it off). */
+  watch?: boolean;
 }
 
 export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
@@ -36,6 +46,10 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
   const idle = new Map<string, Set<HandlerWorker>>();
   const all = new Set<HandlerWorker>();
   const output = o.output ?? ((line: string) => process.stdout.write(line + '\n'));
+  const inputs = new Map<string, string[]>();
+  let version = 0;
+  let watcher: SourceWatch | undefined;
+  let reloading = Promise.resolve();
 
   const spawn = (runtime: FunctionRuntime): HandlerWorker => {
     const worker = new HandlerWorker(runtime, output, (gone) => {
@@ -47,6 +61,52 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
   };
   const poolOf = (name: string) => idle.get(name) ?? idle.set(name, new Set()).get(name)!;
 
+  const build = async (fn: LocalFunction, v: number): Promise<FunctionRuntime> => {
+    const location = locateHandler(o.rootDir, fn.functionName, fn.handler);
+    const bundle = await bundleHandler(o.rootDir, fn.functionName, location, v);
+    inputs.set(fn.functionName, bundle.inputs);
+    const lambdaName = `${o.service}-${o.stage}-${fn.functionName}`;
+    return {
+      functionName: fn.functionName, lambdaName, bundle: bundle.file, memorySizeMb: fn.memorySizeMb, region: o.region,
+      env: handlerEnvironment(o.env ?? process.env, fn.environment, { lambdaName, memorySizeMb: fn.memorySizeMb, region: o.region, taskRoot: o.rootDir, handler: fn.handler }),
+    };
+  };
+
+  /** Builds and loads the new code of `fn`; only a bundle that loaded replaces the old one. */
+  const reload = async (fn: LocalFunction, changed: string[]): Promise<void> => {
+    const started = Date.now();
+    const what = changed.map((f) => relative(o.rootDir, f)).join(', ');
+    let runtime: FunctionRuntime;
+    let worker: HandlerWorker | undefined;
+    try {
+      runtime = await build(fn, ++version);
+      worker = spawn(runtime);
+      if (!(await loadedWithin(worker, fn.timeoutMs))) throw new Error(`its module did not finish loading within the function's ${fn.timeoutMs / 1000} s timeout`);
+    } catch (e) {
+      await worker?.terminate();
+      if (worker) void unlink(worker.runtime.bundle).catch(() => undefined);
+      o.logger.error(`${what} changed, but ${fn.functionName} keeps running its previous code: ${(e as Error).message}`, { function: fn.functionName });
+      return;
+    }
+    const old = runtimes.get(fn.functionName);
+    runtimes.set(fn.functionName, runtime);
+    const pool = poolOf(fn.functionName);
+    for (const w of pool) void w.terminate();
+    pool.clear();
+    pool.add(worker);
+    if (old && isRebuild(old.bundle)) void unlink(old.bundle).catch(() => undefined);
+    o.logger.info(`reloaded ${fn.functionName} in ${Date.now() - started} ms (${what} changed); the next invocation runs the new code`, { function: fn.functionName });
+  };
+
+  const onChange = (changed: string[]) => {
+    const touched = o.functions.filter((fn) => inputs.get(fn.functionName)?.some((f) => changed.includes(f)));
+    // One reload at a time, in order: two quick saves end on the second.
+    reloading = reloading.then(async () => {
+      for (const fn of touched) await reload(fn, changed.filter((f) => inputs.get(fn.functionName)?.includes(f)));
+      watcher?.set([...inputs.values()].flat());
+    });
+  };
+
   return {
     // A module's load and the run share the function's timeout; terminating a worker is immediate.
     overheadMs: 0,
@@ -54,23 +114,21 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
     async prepare() {
       for (const fn of o.functions) {
         if (runtimes.has(fn.functionName)) continue;
-        const location = locateHandler(o.rootDir, fn.functionName, fn.handler);
-        const bundle = await bundleHandler(o.rootDir, fn.functionName, location);
-        const lambdaName = `${o.service}-${o.stage}-${fn.functionName}`;
-        const runtime: FunctionRuntime = {
-          functionName: fn.functionName, lambdaName, bundle, memorySizeMb: fn.memorySizeMb, region: o.region,
-          env: handlerEnvironment(o.env ?? process.env, fn.environment, { lambdaName, memorySizeMb: fn.memorySizeMb, region: o.region, taskRoot: o.rootDir, handler: fn.handler }),
-        };
+        const runtime = await build(fn, 0);
         runtimes.set(fn.functionName, runtime);
         // Load it once now: a missing export or a throwing module fails the start, not the first record.
         const worker = spawn(runtime);
         if (await loadedWithin(worker, fn.timeoutMs)) {
           poolOf(fn.functionName).add(worker);
-          o.logger.debug('function ready', { function: fn.functionName, bundle });
+          o.logger.debug('function ready', { function: fn.functionName, bundle: runtime.bundle });
         } else {
           await worker.terminate();
           o.logger.warn(`the handler module of ${fn.functionName} did not finish loading within its ${fn.timeoutMs / 1000} s timeout; each invocation loads it again and times out the same way until it does`, { function: fn.functionName });
         }
+      }
+      if (o.watch && !watcher) {
+        watcher = watchSources(onChange);
+        watcher.set([...inputs.values()].flat());
       }
     },
 
@@ -91,11 +149,16 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
       try {
         return await worker.invoke(request, randomUUID());
       } finally {
-        if (worker.usable) pool.add(worker);
+        // A worker of code replaced meanwhile finishes this invocation and no other.
+        if (worker.usable && worker.runtime === runtimes.get(request.functionName)) pool.add(worker);
+        else if (worker.usable) void worker.terminate();
       }
     },
 
     async close() {
+      watcher?.close();
+      await reloading;
+      await Promise.all([...runtimes.values()].filter((r) => isRebuild(r.bundle)).map((r) => unlink(r.bundle).catch(() => undefined)));
       const workers = [...all];
       idle.clear();
       all.clear();
@@ -103,6 +166,9 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
     },
   };
 }
+
+/** A bundle a reload wrote (`<function>.<version>.mjs`), removed once replaced. */
+const isRebuild = (bundle: string) => /\.\d+\.mjs$/.test(bundle);
 
 /** True once the module loaded; false if it is still loading after `timeoutMs`; throws if it failed to load. */
 async function loadedWithin(worker: HandlerWorker, timeoutMs: number): Promise<boolean> {

@@ -17,6 +17,8 @@ export interface InvokerChoice {
   kind: InvokerKind;
   /** For `lambda`: the Lambda API endpoint (default: the SDK's, from AWS_ENDPOINT_URL_LAMBDA / AWS_ENDPOINT_URL, else AWS). */
   lambdaEndpoint?: string;
+  /** For `local`: reload a function when its sources change (default off; `npm start` turns it on unless --no-watch). */
+  watch?: boolean;
 }
 
 /** Checks the command-line values, with what to write instead. */
@@ -46,6 +48,6 @@ export function createInvoker(choice: InvokerChoice, service: ServiceSpec, trigg
   }
   return createLocalInvoker({
     rootDir: service.rootDir, service: service.service, stage: service.stage, region: service.region, logger, output,
-    functions,
+    functions, ...(choice.watch ? { watch: true } : {}),
   });
 }
