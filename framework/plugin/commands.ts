@@ -10,6 +10,7 @@ import { readLag, readStatus } from '../cli/lag-read.ts';
 import { localBrokersFor, runningLocalBroker } from '../cli/local-broker.ts';
 import { untilSignal } from '../cli/process.ts';
 import { runLocal } from '../cli/run-local.ts';
+import { parseInvokerChoice } from '../invoke/select.ts';
 import { readRecordLines, sendRecords } from '../cli/send-records.ts';
 import { runStatus, watchSeconds } from '../cli/status-run.ts';
 import { frameworkLogger } from './framework-logger.ts';
@@ -25,6 +26,10 @@ export async function start(c: HookContext): Promise<void> {
       produceHint: (topic, sample) => `echo ${sample} | npx serverless sluice produce --topic ${topic}`,
       ...(typeof c.options.function === 'string' ? { functionFilter: c.options.function } : {}),
       ...(typeof c.options.partitions === 'string' ? { partitions: positive(c.options.partitions, '--partitions') } : {}),
+      invoker: {
+        ...parseInvokerChoice(optional(c.options.invoker), optional(c.options['lambda-endpoint'])),
+        watch: c.options['no-watch'] !== true,
+      },
     });
     const failed = new AbortController();
     const stopped = untilSignal(logger, run.stop, failed.signal);
@@ -108,6 +113,8 @@ function checked(parsed: { brokers: string[]; problems: string[] }): string[] {
   if (parsed.problems.length) throw new Error(parsed.problems.join('\n'));
   return parsed.brokers;
 }
+
+const optional = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 function positive(value: string, name: string): number {
   const n = Number(value);

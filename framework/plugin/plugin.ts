@@ -29,6 +29,9 @@ export const COMMANDS: Record<string, CommandDefinition> = {
         options: {
           function: functionOption,
           partitions: { usage: 'Partitions of topics created on the local Kafka (default 3)', type: 'string' },
+          invoker: { usage: 'What runs the handlers: local (default, worker threads) or lambda (deployed, or --lambda-endpoint)', type: 'string' },
+          'lambda-endpoint': { usage: "With --invoker lambda: the Lambda API to call, e.g. serverless-offline's http://localhost:3002", type: 'string' },
+          'no-watch': { usage: 'Do not reload a function when its sources change', type: 'boolean' },
         },
       },
       lag: {
