@@ -140,6 +140,15 @@ export class ClusterAdmin {
     await this.admin.deleteTopics({ topics });
   }
 
+  /** Each partition's first and next offset. */
+  async topicOffsets(topic: string): Promise<Array<{ partition: number; logStart: number; logEnd: number }>> {
+    return (await this.admin.fetchTopicOffsets(topic)).map((e) => ({ partition: e.partition, logStart: Number(e.low), logEnd: Number(e.high) }));
+  }
+
+  async deleteGroup(groupId: string): Promise<void> {
+    await this.admin.deleteGroups([groupId]);
+  }
+
   async offsets(groupId: string, topic: string): Promise<PartitionOffsets[]> {
     return (await this.groupOffsets(groupId, topic)).map(({ partition, committed, logEnd }) => ({ partition, committed, logEnd }));
   }

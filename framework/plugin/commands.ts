@@ -11,6 +11,10 @@ import { localBrokersFor, runningLocalBroker } from '../cli/local-broker.ts';
 import { untilSignal } from '../cli/process.ts';
 import { runLocal } from '../cli/run-local.ts';
 import { parseInvokerChoice } from '../invoke/select.ts';
+import { fromPlugin } from '../cli/command-spec.ts';
+import { REDRIVE, TAIL } from '../cli/command-specs.ts';
+import { redriveSummary, runRedrive } from '../cli/redrive-run.ts';
+import { runTail } from '../cli/tail-run.ts';
 import { readRecordLines, sendRecords } from '../cli/send-records.ts';
 import { runStatus, watchSeconds } from '../cli/status-run.ts';
 import { frameworkLogger } from './framework-logger.ts';
@@ -136,4 +140,28 @@ function chosenTriggers(c: HookContext): ReturnType<typeof service>['triggers'] 
   const triggers = service(c).triggers.filter((t) => !fn || t.functionName === fn);
   if (triggers.length === 0) throw new Error(fn ? `No sluice trigger for function "${fn}".` : 'The service declares no sluice trigger.');
   return triggers;
+}
+
+export async function tail(c: HookContext): Promise<void> {
+  await userErrors(c, async () => {
+    const o = fromPlugin(TAIL, c.options);
+    const brokers = await producerBrokers(c, String(o.topic));
+    const stop = new AbortController();
+    const onSigint = () => stop.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      await runTail(o, { brokers, logger: frameworkLogger(c.utils.log), write: (line) => c.utils.writeText(line), ready: (line) => c.utils.log.notice(line), signal: stop.signal });
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  });
+}
+
+export async function redrive(c: HookContext): Promise<void> {
+  await userErrors(c, async () => {
+    const o = fromPlugin(REDRIVE, c.options);
+    const brokers = await producerBrokers(c, String(o.topic));
+    const report = await runRedrive(o, { brokers, logger: frameworkLogger(c.utils.log), write: (line) => c.utils.writeText(line) });
+    c.utils.log.success(redriveSummary(report, String(o.topic), o['dry-run'] === true));
+  });
 }

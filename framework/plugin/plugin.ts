@@ -6,6 +6,8 @@
  * does not need), and `serverless package`'s in ./build/package-hook.ts (the functions as
  * esbuild bundles) and ./deploy/package-hook.ts (the poller's ECS service in the template). index.cjs is the file serverless.yml lists; it loads this one.
  */
+import { pluginOptions } from '../cli/command-spec.ts';
+import { REDRIVE, TAIL } from '../cli/command-specs.ts';
 import { sluiceCustomSchema, sluiceEventSchema } from '../config/schema.ts';
 import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './serverless-api.ts';
 
@@ -49,6 +51,8 @@ export const COMMANDS: Record<string, CommandDefinition> = {
           interval: { usage: 'Seconds between refreshes (default 2); implies --watch', type: 'string' },
         },
       },
+      tail: { usage: TAIL.usage, lifecycleEvents: ['read'], options: { ...pluginOptions(TAIL), topic: { ...pluginOptions(TAIL).topic!, required: true } } },
+      redrive: { usage: REDRIVE.usage, lifecycleEvents: ['send'], options: { ...pluginOptions(REDRIVE), topic: { ...pluginOptions(REDRIVE).topic!, required: true } } },
       produce: {
         usage: 'Send records to a topic: JSON lines ({"key","value","headers"} or any JSON value) from --file or stdin',
         lifecycleEvents: ['send'],
@@ -105,6 +109,8 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
         'sluice:lag:show': async () => (await commands()).lag(context),
         'sluice:status:show': async () => (await commands()).status(context),
         'sluice:produce:send': async () => (await commands()).produce(context),
+        'sluice:tail:read': async () => (await commands()).tail(context),
+        'sluice:redrive:send': async () => (await commands()).redrive(context),
         // Before the framework zips the service: the Node.js functions as esbuild bundles (build/).
         'before:package:createDeploymentArtifacts': async () => (await buildHook()).bundleFunctions(context),
         // `serverless deploy function -f <name>` packages that one function.

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { KafkaRecord } from '../event/record.ts';
+import { destinationHeaders, type FailedRecord } from './failed-record.ts';
+import { readFailedCopy, selected } from './redrive.ts';
+
+const record: KafkaRecord = {
+  topic: 'orders', partition: 2, offset: 41, timestamp: 1_700_000_000_000, timestampType: 'CREATE_TIME',
+  key: Buffer.from('k'), value: Buffer.from('{"id":1}'), headers: [['trace', Buffer.from('t-1')], ['sluice-failure-reason', Buffer.from('forged')]],
+} as KafkaRecord;
+const failed: FailedRecord = { record, reason: 'RetryAttemptsExhausted', attempts: 3, error: 'boom', functionName: 'orders', consumerGroupId: 'g', at: 1_700_000_001_000 };
+
+describe('a destination copy read back', () => {
+  it('gives the source, the reason and the record as its producer wrote it (renamed headers restored)', () => {
+    const copy = readFailedCopy({ key: record.key, value: record.value, headers: destinationHeaders(failed) });
+    expect(copy).toEqual({
+      source: { topic: 'orders', partition: 2, offset: 41 }, reason: 'RetryAttemptsExhausted', attempts: 3, error: 'boom', failedAt: '2023-11-14T22:13:21.000Z',
+      original: { key: record.key, value: record.value, headers: [['trace', Buffer.from('t-1')], ['sluice-failure-reason', Buffer.from('forged')]] },
+    });
+  });
+
+  it('says why a record Sluice did not write is not one', () => {
+    expect(readFailedCopy({ key: null, value: Buffer.from('x'), headers: [['sluice-source-topic', Buffer.from('t')]] })).toMatch(/carries no sluice-source-topic/);
+  });
+
+  it('selects by source partition, offset range and reason', () => {
+    const copy = readFailedCopy({ key: null, value: null, headers: destinationHeaders(failed) });
+    if (typeof copy === 'string') throw new Error(copy);
+    expect(selected(copy, {})).toBe(true);
+    expect(selected(copy, { partition: 2, fromOffset: 41, toOffset: 41, reason: 'RetryAttemptsExhausted' })).toBe(true);
+    expect(selected(copy, { partition: 1 })).toBe(false);
+    expect(selected(copy, { fromOffset: 42 })).toBe(false);
+    expect(selected(copy, { toOffset: 40 })).toBe(false);
+    expect(selected(copy, { reason: 'RecordAgeExceeded' })).toBe(false);
+  });
+});
