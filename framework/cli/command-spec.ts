@@ -16,6 +16,8 @@ export interface CommandSpec {
   /** The option a positional argument fills, if the command takes one. */
   positional?: string;
   options: Record<string, OptionSpec>;
+  /** Reads serverless.yml: the npm front door adds --config and --stage (the Serverless CLI has its own). */
+  service?: boolean;
   /** Lines of examples for --help, written for npm (`npm run <name> -- …`). */
   examples: string[];
 }

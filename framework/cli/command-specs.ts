@@ -37,3 +37,36 @@ export const REDRIVE: CommandSpec = {
     'npm run redrive -- orders-failed --reason RetryAttemptsExhausted --partition 0 --from-offset 100',
   ],
 };
+
+export const INVOKE: CommandSpec = {
+  name: 'invoke',
+  usage: 'Run a function once with an event, or with records read from Kafka as its trigger would see them; commits nothing',
+  service: true,
+  options: {
+    function: { type: 'string', short: 'f', usage: "The function (default: the service's only one)" },
+    event: { type: 'string', short: 'e', usage: 'A file with an AWS Kafka event (e.g. from generate-event), or - for stdin' },
+    topic: { type: 'string', short: 't', usage: "With --offset: the topic to read (default: the trigger's)" },
+    partition: { type: 'string', usage: 'With --offset: the partition (default 0)' },
+    offset: { type: 'string', usage: 'Read the records from this offset, decoded and filtered as the trigger does' },
+    count: { type: 'string', short: 'n', usage: 'With --offset: how many records (default 1)' },
+    brokers: { type: 'string', short: 'b', usage: "host:port,… (default: the trigger's, KAFKA_BROKERS, else the local Kafka)" },
+  },
+  examples: [
+    'npm run invoke -- -f orders --event event.json',
+    'npm run generate-event -- -f orders --value \'{"id":1}\' | npm run invoke -- -f orders --event -',
+    'npm run invoke -- -f orders --partition 1 --offset 42 --count 3',
+  ],
+};
+
+export const GENERATE_EVENT: CommandSpec = {
+  name: 'generate-event',
+  usage: "Print a sample AWS Kafka event for a function's trigger (the shape invoke --event takes, and unit tests want)",
+  service: true,
+  options: {
+    function: { type: 'string', short: 'f', usage: "The function (default: the service's only one)" },
+    value: { type: 'string', usage: 'Each record\'s value (default {"hello":"world"})' },
+    key: { type: 'string', short: 'k', usage: 'Each record\'s key (default none)' },
+    count: { type: 'string', short: 'n', usage: 'How many records (default 1)' },
+  },
+  examples: ['npm run generate-event -- -f orders --value \'{"id":1}\' --count 3 > event.json'],
+};

@@ -4,15 +4,15 @@
  * why it failed as fields, not as raw headers.
  */
 import { readFailedCopy } from '../failure/redrive.ts';
-import type { ReadRecord } from './topic-read.ts';
+import type { KafkaRecord } from '../event/record.ts';
 
-export function bytesText(b: Buffer | null): string | null {
-  if (b === null) return null;
+export function bytesText(b: Buffer | null | undefined): string | null {
+  if (b === null || b === undefined) return null;
   const text = b.toString('utf8');
   return Buffer.from(text, 'utf8').equals(b) && !/[\u0000-\u0008\u000e-\u001f]/.test(text) ? text : `base64:${b.toString('base64')}`;
 }
 
-export function recordJson(r: ReadRecord): Record<string, unknown> {
+export function recordJson(r: KafkaRecord): Record<string, unknown> {
   const copy = readFailedCopy(r);
   const headers = typeof copy === 'string' ? r.headers : copy.original.headers;
   return {
@@ -26,7 +26,7 @@ export function recordJson(r: ReadRecord): Record<string, unknown> {
   };
 }
 
-export function recordText(r: ReadRecord): string {
+export function recordText(r: KafkaRecord): string {
   const j = recordJson(r) as { key: string | null; value: string | null; headers: Array<[string, string | null]>; failure?: { reason: string; attempts: number; error?: string; source: { topic: string; partition: number; offset: number } } };
   const lines = [`${r.topic}-${r.partition}@${r.offset}  ${new Date(r.timestamp).toISOString()}${j.key !== null ? `  key=${j.key}` : ''}  ${j.value ?? '(null)'}`];
   if (j.failure) {

@@ -36,7 +36,7 @@ export async function runRedrive(o: ParsedOptions, io: { brokers: string[]; logg
   const report: RedriveReport = { read: 0, foreign: 0, selected: 0, sent: 0, to: {} };
   const batches = new Map<string, OutgoingRecord[]>();
   await readTopic({
-    kafka, brokers: io.brokers, topic, fromBeginning: true, untilEnd: true,
+    kafka, brokers: io.brokers, topic, start: 'beginning', untilEnd: true,
     onRecord: (r) => {
       report.read++;
       const copy = readFailedCopy(r);

@@ -3,7 +3,7 @@ import { runNpmCommand } from './cli-command.ts';
 import { REDRIVE } from './command-specs.ts';
 import { redriveSummary, runRedrive } from './redrive-run.ts';
 
-runNpmCommand(REDRIVE, async (o, io) => {
-  const report = await runRedrive(o, io);
-  io.write(redriveSummary(report, String(o.topic), o['dry-run'] === true));
+runNpmCommand(REDRIVE, async (c) => {
+  const report = await runRedrive(c.options, { brokers: await c.brokers(), logger: c.logger, write: c.write });
+  c.write(redriveSummary(report, String(c.options.topic), c.options['dry-run'] === true));
 });

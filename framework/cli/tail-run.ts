@@ -17,7 +17,7 @@ export async function runTail(o: ParsedOptions, io: { brokers: string[]; logger:
   let seen = 0;
   await readTopic({
     kafka: createKafkaClient({ brokers: io.brokers, logger: io.logger, retries: 3 }),
-    brokers: io.brokers, topic, fromBeginning: o['from-beginning'] === true, untilEnd: false, signal: stop.signal,
+    brokers: io.brokers, topic, start: o['from-beginning'] === true ? 'beginning' : 'end', untilEnd: false, signal: stop.signal,
     onReady: () => io.ready?.(`reading ${topic} on ${io.brokers.join(',')}${o['from-beginning'] === true ? ' from the beginning' : ', new records only'} (Ctrl-C stops)`),
     onRecord: (r) => {
       if (stop.signal.aborted) return;

@@ -1,69 +1,74 @@
 /**
- * Reads a topic for the CLI (`tail`, `redrive`) without touching any trigger's group: a consumer
- * of a throwaway group that never commits, deleted when done. `untilEnd` stops at the log end
- * each partition had when reading began; otherwise it reads on until `signal` aborts.
+ * Reads a topic for the CLI (`tail`, `redrive`, `invoke --offset`) without touching any
+ * trigger's group: a consumer of a throwaway group that never commits, deleted when done.
+ * Records come as the poller reads them (framework/kafka/records.ts). `untilEnd` stops at the log
+ * end each partition had when reading began; otherwise reading goes on until `signal` aborts.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
+import type { KafkaRecord } from '../event/record.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
-
-export interface ReadRecord {
-  topic: string;
-  partition: number;
-  offset: number;
-  timestamp: number;
-  key: Buffer | null;
-  value: Buffer | null;
-  headers: Array<[string, Buffer]>;
-}
+import { toKafkaRecord } from '../kafka/records.ts';
 
 export interface TopicReadOptions {
   kafka: Kafka;
   brokers: string[];
   topic: string;
-  fromBeginning: boolean;
+  /** Where to begin: every partition's first or next record, or one partition from an offset (only that partition is read). */
+  start: 'beginning' | 'end' | { partition: number; offset: number };
   untilEnd: boolean;
   signal?: AbortSignal;
-  onRecord(r: ReadRecord): void | Promise<void>;
+  onRecord(r: KafkaRecord): void | Promise<void>;
   /** Once reading has its partitions: every record written since `readTopic` was called is read. */
   onReady?(): void;
 }
 
 export async function readTopic(o: TopicReadOptions): Promise<void> {
   const admin = await ClusterAdmin.connect(o.kafka, o.brokers);
-  let ends: Map<number, { start: number; end: number }>;
+  let logs: Map<number, { start: number; end: number }>;
   try {
     if ((await admin.missingTopics([o.topic])).length > 0) throw new Error(`Topic "${o.topic}" does not exist on ${o.brokers.join(',')}.`);
-    ends = new Map((await admin.topicOffsets(o.topic)).map((p) => [p.partition, { start: p.logStart, end: p.logEnd }]));
+    logs = new Map((await admin.topicOffsets(o.topic)).map((p) => [p.partition, { start: p.logStart, end: p.logEnd }]));
   } finally {
     await admin.disconnect();
   }
+  const only = typeof o.start === 'object' ? o.start : undefined;
+  if (only && !logs.has(only.partition)) throw new Error(`${o.topic} has no partition ${only.partition} (it has ${logs.size}: 0-${logs.size - 1}).`);
+  // Where each partition is read from (absent: kafkajs's default for a new group).
+  const from = new Map<number, number>();
+  for (const [p, log] of logs) {
+    if (o.start === 'end' || (only && only.partition !== p)) from.set(p, log.end);
+    else if (only) from.set(p, Math.max(only.offset, log.start));
+  }
+  // Partitions with records still to read (untilEnd); a control record last in a log is never met.
+  const pending = new Set([...logs].filter(([p, log]) => log.end > (from.get(p) ?? log.start)).map(([p]) => p));
+  if (o.untilEnd && pending.size === 0) return o.onReady?.();
+
   const groupId = `sluice-cli-${randomUUID()}`;
   const consumer = o.kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 250 });
-  // Partitions with records still to read (untilEnd); a control record last in a log is not met, see README.
-  const pending = new Set([...ends].filter(([, e]) => e.end > e.start).map(([p]) => p));
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
-  if (o.untilEnd && pending.size === 0) return;
   o.signal?.addEventListener('abort', () => finish(), { once: true });
   let joined = false;
   consumer.on(consumer.events.GROUP_JOIN, () => {
     if (joined) return;
     joined = true;
-    // From the log ends read above, not from where kafkajs would resolve "latest" later on.
-    if (!o.fromBeginning) for (const [partition, e] of ends) consumer.seek({ topic: o.topic, partition, offset: String(e.end) });
+    // From the offsets read above, not from where kafkajs would resolve "latest" later on.
+    for (const [partition, offset] of from) consumer.seek({ topic: o.topic, partition, offset: String(offset) });
     o.onReady?.();
   });
   await consumer.connect();
   try {
-    await consumer.subscribe({ topics: [o.topic], fromBeginning: o.fromBeginning });
+    await consumer.subscribe({ topics: [o.topic], fromBeginning: o.start === 'beginning' });
     await consumer.run({
       autoCommit: false,
       eachMessage: async ({ partition, message }) => {
-        const end = ends.get(partition)?.end ?? 0;
-        if (o.untilEnd && Number(message.offset) >= end) return;
-        await o.onRecord(toRead(o.topic, partition, message));
-        if (o.untilEnd && Number(message.offset) + 1 >= end) {
+        const offset = Number(message.offset);
+        if (only && partition !== only.partition) return;
+        const end = logs.get(partition)?.end ?? 0;
+        if (o.untilEnd && offset >= end) return;
+        await o.onRecord(toKafkaRecord(o.topic, partition, message));
+        if (o.untilEnd && offset + 1 >= end) {
           pending.delete(partition);
           if (pending.size === 0) finish();
         }
@@ -76,12 +81,4 @@ export async function readTopic(o: TopicReadOptions): Promise<void> {
     await cleanup?.deleteGroup(groupId).catch(() => undefined);
     await cleanup?.disconnect();
   }
-}
-
-function toRead(topic: string, partition: number, m: KafkaMessage): ReadRecord {
-  const headers: Array<[string, Buffer]> = [];
-  for (const [name, value] of Object.entries(m.headers ?? {})) {
-    for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) headers.push([name, Buffer.isBuffer(v) ? v : Buffer.from(String(v))]);
-  }
-  return { topic, partition, offset: Number(m.offset), timestamp: Number(m.timestamp), key: m.key, value: m.value, headers };
 }

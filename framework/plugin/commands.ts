@@ -12,7 +12,9 @@ import { untilSignal } from '../cli/process.ts';
 import { runLocal } from '../cli/run-local.ts';
 import { parseInvokerChoice } from '../invoke/select.ts';
 import { fromPlugin } from '../cli/command-spec.ts';
-import { REDRIVE, TAIL } from '../cli/command-specs.ts';
+import { GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
+import { readStdin } from '../cli/cli-command.ts';
+import { generateEvent as sampleEvent, runInvoke } from '../cli/invoke-run.ts';
 import { redriveSummary, runRedrive } from '../cli/redrive-run.ts';
 import { runTail } from '../cli/tail-run.ts';
 import { readRecordLines, sendRecords } from '../cli/send-records.ts';
@@ -164,4 +166,18 @@ export async function redrive(c: HookContext): Promise<void> {
     const report = await runRedrive(o, { brokers, logger: frameworkLogger(c.utils.log), write: (line) => c.utils.writeText(line) });
     c.utils.log.success(redriveSummary(report, String(o.topic), o['dry-run'] === true));
   });
+}
+
+export async function invoke(c: HookContext): Promise<void> {
+  await userErrors(c, async () => {
+    const o = fromPlugin(INVOKE, c.options);
+    const ok = await runInvoke(o, {
+      service: service(c), brokers: (t) => producerBrokers(c, t.topic), logger: frameworkLogger(c.utils.log), write: (line) => c.utils.writeText(line), stdin: readStdin,
+    });
+    if (!ok) throw new Error('The function failed (its error is above).');
+  });
+}
+
+export async function generateEvent(c: HookContext): Promise<void> {
+  await userErrors(c, async () => c.utils.writeText(sampleEvent(fromPlugin(GENERATE_EVENT, c.options), service(c))));
 }

@@ -7,7 +7,7 @@
  * esbuild bundles) and ./deploy/package-hook.ts (the poller's ECS service in the template). index.cjs is the file serverless.yml lists; it loads this one.
  */
 import { pluginOptions } from '../cli/command-spec.ts';
-import { REDRIVE, TAIL } from '../cli/command-specs.ts';
+import { GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
 import { sluiceCustomSchema, sluiceEventSchema } from '../config/schema.ts';
 import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './serverless-api.ts';
 
@@ -53,6 +53,8 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       },
       tail: { usage: TAIL.usage, lifecycleEvents: ['read'], options: { ...pluginOptions(TAIL), topic: { ...pluginOptions(TAIL).topic!, required: true } } },
       redrive: { usage: REDRIVE.usage, lifecycleEvents: ['send'], options: { ...pluginOptions(REDRIVE), topic: { ...pluginOptions(REDRIVE).topic!, required: true } } },
+      invoke: { usage: INVOKE.usage, lifecycleEvents: ['run'], options: pluginOptions(INVOKE) },
+      'generate-event': { usage: GENERATE_EVENT.usage, lifecycleEvents: ['print'], options: pluginOptions(GENERATE_EVENT) },
       produce: {
         usage: 'Send records to a topic: JSON lines ({"key","value","headers"} or any JSON value) from --file or stdin',
         lifecycleEvents: ['send'],
@@ -111,6 +113,8 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
         'sluice:produce:send': async () => (await commands()).produce(context),
         'sluice:tail:read': async () => (await commands()).tail(context),
         'sluice:redrive:send': async () => (await commands()).redrive(context),
+        'sluice:invoke:run': async () => (await commands()).invoke(context),
+        'sluice:generate-event:print': async () => (await commands()).generateEvent(context),
         // Before the framework zips the service: the Node.js functions as esbuild bundles (build/).
         'before:package:createDeploymentArtifacts': async () => (await buildHook()).bundleFunctions(context),
         // `serverless deploy function -f <name>` packages that one function.
