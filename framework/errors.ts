@@ -5,6 +5,7 @@
  */
 export type SluiceErrorCode =
   | 'CONFIG_INVALID'
+  | 'USAGE_INVALID'
   | 'HANDLER_NOT_FOUND'
   | 'HANDLER_BUILD_FAILED'
   | 'HANDLER_FAILED'
@@ -42,6 +43,14 @@ export class ConfigError extends SluiceError {
   constructor(message: string, options: SluiceErrorOptions = {}) {
     super('CONFIG_INVALID', message, options);
     this.name = 'ConfigError';
+  }
+}
+
+/** A command given something it cannot use (a flag, an argument, a missing topic): the message says what to give instead. */
+export class UsageError extends SluiceError {
+  constructor(message: string, options: SluiceErrorOptions = {}) {
+    super('USAGE_INVALID', message, options);
+    this.name = 'UsageError';
   }
 }
 

@@ -12,6 +12,7 @@ import { fromArgv, helpText, parseArgsOptions, type CommandSpec, type ParsedOpti
 import { runningLocalBroker } from './local-broker.ts';
 import { exitOnError } from './process.ts';
 import { loadServiceFromArgs } from './service-args.ts';
+import { UsageError } from '../errors.ts';
 
 export interface NpmCommand {
   options: ParsedOptions;
@@ -48,13 +49,13 @@ async function brokersOf(o: ParsedOptions, own: string[] | undefined): Promise<s
   const given = typeof o.brokers === 'string' ? ['--brokers', o.brokers] : process.env.KAFKA_BROKERS?.trim() ? ['KAFKA_BROKERS', process.env.KAFKA_BROKERS.trim()] : undefined;
   if (!given) return runningLocalBroker();
   const parsed = parseBrokers(given[1]!, given[0]!);
-  if (parsed.problems.length) throw new Error(parsed.problems.join('\n'));
+  if (parsed.problems.length) throw new UsageError(parsed.problems.join('\n'));
   return parsed.brokers;
 }
 
 /** All of stdin, for `--event -`. */
 export async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new Error('--event -: pipe the event in (e.g. from generate-event), or give a file.');
+  if (process.stdin.isTTY) throw new UsageError('--event -: pipe the event in (e.g. from generate-event), or give a file.');
   let text = '';
   for await (const chunk of process.stdin) text += String(chunk);
   return text;

@@ -4,6 +4,7 @@
  * flags. A command's positional argument (`tail <topic>`) is also a flag (`--topic`), since the
  * Serverless CLI takes no positionals after a command.
  */
+import { UsageError } from '../errors.ts';
 export interface OptionSpec {
   type: 'string' | 'boolean';
   short?: string;
@@ -36,9 +37,9 @@ export function pluginOptions(spec: CommandSpec): Record<string, { usage: string
 
 /** parseArgs's result as the command's options: the positional fills its option. */
 export function fromArgv(spec: CommandSpec, values: ParsedOptions, positionals: string[]): ParsedOptions {
-  if (positionals.length > 1 || (positionals.length === 1 && !spec.positional)) throw new Error(`Unexpected argument "${positionals[spec.positional ? 1 : 0]}".\n\n${helpText(spec)}`);
+  if (positionals.length > 1 || (positionals.length === 1 && !spec.positional)) throw new UsageError(`Unexpected argument "${positionals[spec.positional ? 1 : 0]}".\n\n${helpText(spec)}`);
   if (spec.positional && positionals[0] !== undefined) {
-    if (values[spec.positional] !== undefined) throw new Error(`Give the ${spec.positional} once: as an argument or as --${spec.positional}.`);
+    if (values[spec.positional] !== undefined) throw new UsageError(`Give the ${spec.positional} once: as an argument or as --${spec.positional}.`);
     return { ...values, [spec.positional]: positionals[0] };
   }
   return values;
@@ -74,6 +75,6 @@ export function wholeNumber(o: ParsedOptions, name: string, min = 0): number | u
   const v = o[name];
   if (v === undefined || v === false) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} ${String(v)}: give a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} ${String(v)}: give a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
   return n;
 }

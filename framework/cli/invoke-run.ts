@@ -17,6 +17,7 @@ import { lazySecrets, resolveTriggerSecurity } from '../kafka/security.ts';
 import type { Logger } from '../observe/logger.ts';
 import { wholeNumber, type ParsedOptions } from './command-spec.ts';
 import { readTopic } from './topic-read.ts';
+import { UsageError } from '../errors.ts';
 
 export interface InvokeIo {
   service: ServiceSpec;
@@ -31,17 +32,17 @@ export interface InvokeIo {
 /** The trigger of --function (of --topic among its triggers), or the service's only function's. */
 export function triggerOf(service: ServiceSpec, fn: string | undefined, topic?: string): TriggerSpec {
   const names = [...new Set(service.triggers.map((t) => t.functionName))];
-  if (!fn && names.length !== 1) throw new Error(`Name the function with --function: ${names.length ? `this service has ${names.join(', ')}` : 'this service declares no sluice trigger'}.`);
+  if (!fn && names.length !== 1) throw new UsageError(`Name the function with --function: ${names.length ? `this service has ${names.join(', ')}` : 'this service declares no sluice trigger'}.`);
   const name = fn ?? names[0]!;
   const own = service.triggers.filter((t) => t.functionName === name);
-  if (own.length === 0) throw new Error(`No sluice trigger for function "${name}" (functions with triggers: ${names.join(', ') || 'none'}).`);
+  if (own.length === 0) throw new UsageError(`No sluice trigger for function "${name}" (functions with triggers: ${names.join(', ') || 'none'}).`);
   return own.find((t) => t.topic === topic) ?? own[0]!;
 }
 
 export async function runInvoke(o: ParsedOptions, io: InvokeIo): Promise<boolean> {
   const trigger = triggerOf(io.service, str(o.function), str(o.topic));
   const offset = wholeNumber(o, 'offset');
-  if ((o.event === undefined) === (offset === undefined)) throw new Error('Give either --event <file|-> or --offset <n> (with --partition and --count).');
+  if ((o.event === undefined) === (offset === undefined)) throw new UsageError('Give either --event <file|-> or --offset <n> (with --partition and --count).');
   let records: KafkaRecord[];
   let source: EventSource;
   if (typeof o.event === 'string') {

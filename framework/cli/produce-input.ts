@@ -4,6 +4,7 @@
  * value, which becomes the record's value. Values that are not strings are sent as JSON.
  */
 import type { OutgoingRecord } from '../kafka/producer.ts';
+import { UsageError } from '../errors.ts';
 
 const RECORD_KEYS = new Set(['key', 'value', 'headers', 'partition', 'timestamp']);
 
@@ -12,7 +13,7 @@ export function parseRecordLine(line: string, lineNumber: number): OutgoingRecor
   try {
     parsed = JSON.parse(line);
   } catch (e) {
-    throw new Error(`line ${lineNumber}: not JSON (${(e as Error).message}). Give one JSON value or {"key","value","headers"} object per line.`);
+    throw new UsageError(`line ${lineNumber}: not JSON (${(e as Error).message}). Give one JSON value or {"key","value","headers"} object per line.`);
   }
   const isRecord = isPlainObject(parsed) && 'value' in parsed && Object.keys(parsed).every((k) => RECORD_KEYS.has(k));
   if (!isRecord) return { value: asBytes(parsed) };

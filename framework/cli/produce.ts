@@ -4,11 +4,12 @@
  * Brokers: --brokers, else KAFKA_BROKERS, else the local broker that `npm start` runs.
  */
 import { parseArgs } from 'node:util';
-import type { OutgoingRecord } from '../kafka/producer.ts';
 import { createLogger } from '../observe/logger.ts';
 import { runningLocalBroker } from './local-broker.ts';
 import { exitOnError } from './process.ts';
-import { readRecordLines, sendRecords } from './send-records.ts';
+import { recordsToSend } from './produce-records.ts';
+import { sendRecords } from './send-records.ts';
+import { UsageError } from '../errors.ts';
 
 const USAGE = `Usage: npm run produce -- <topic> [value …] [--key <key>] [--header name=value …] [--count <n>] [--file <jsonl>] [--brokers host:port]
 
@@ -34,22 +35,11 @@ async function main(): Promise<void> {
     process.exitCode = values.help ? 0 : 2;
     return;
   }
-  const headers = (values.header ?? []).map((h): [string, string] => {
-    const eq = h.indexOf('=');
-    if (eq <= 0) throw new Error(`--header "${h}": write it as name=value.`);
-    return [h.slice(0, eq), h.slice(eq + 1)];
-  });
-  const common = { ...(values.key ? { key: values.key } : {}), headers };
-  let records: OutgoingRecord[];
-  if (values.count) {
-    const n = Number(values.count);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--count ${values.count}: give a positive whole number.`);
-    records = Array.from({ length: n }, (_, i) => ({ ...common, value: JSON.stringify({ id: i + 1, amount: (i % 7) + 1, currency: i % 2 ? 'EUR' : 'USD', at: new Date().toISOString() }) }));
-  } else if (args.length) {
-    records = args.map((value) => ({ ...common, value }));
-  } else {
-    records = await readRecordLines(values.file, `Nothing to send: give values, --count, --file, or pipe JSON lines.\n\n${USAGE}`);
-  }
+  const records = await recordsToSend(
+    { key: values.key, headers: values.header, count: values.count, values: args, file: values.file },
+    `Nothing to send: give values, --count, --file, or pipe JSON lines.\n\n${USAGE}`,
+    (line) => console.error(line),
+  );
 
   const given = values.brokers ?? process.env.KAFKA_BROKERS;
   const brokers = given ? given.split(',').map((b) => b.trim()) : await runningLocalBroker();

@@ -11,6 +11,7 @@ import { readFailedCopy, selected, type RedriveSelection } from '../failure/redr
 import type { Logger } from '../observe/logger.ts';
 import { wholeNumber, type ParsedOptions } from './command-spec.ts';
 import { readTopic } from './topic-read.ts';
+import { UsageError } from '../errors.ts';
 
 export interface RedriveReport {
   read: number;
@@ -24,7 +25,7 @@ export interface RedriveReport {
 
 export async function runRedrive(o: ParsedOptions, io: { brokers: string[]; logger: Logger; write(line: string): void }): Promise<RedriveReport> {
   const topic = o.topic;
-  if (typeof topic !== 'string' || !topic) throw new Error('Name the destination topic: npm run redrive -- <topic>, or --topic <topic>.');
+  if (typeof topic !== 'string' || !topic) throw new UsageError('Name the destination topic: npm run redrive -- <topic>, or --topic <topic>.');
   const selection: RedriveSelection = {
     ...optionalNumber('partition', wholeNumber(o, 'partition')),
     ...optionalNumber('fromOffset', wholeNumber(o, 'from-offset')),

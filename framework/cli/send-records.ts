@@ -9,13 +9,14 @@ import { createKafkaClient } from '../kafka/client.ts';
 import { RecordProducer, type OutgoingRecord } from '../kafka/producer.ts';
 import type { Logger } from '../observe/logger.ts';
 import { parseRecordLine } from './produce-input.ts';
+import { UsageError } from '../errors.ts';
 
 /**
  * Reads JSON lines from `file`, or from stdin when no file is given; stdin on a terminal is
  * refused with `nothingToSend` (what the command accepts instead).
  */
 export async function readRecordLines(file: string | undefined, nothingToSend: string): Promise<OutgoingRecord[]> {
-  if (!file && process.stdin.isTTY) throw new Error(nothingToSend);
+  if (!file && process.stdin.isTTY) throw new UsageError(nothingToSend);
   const lines = createInterface({ input: file ? createReadStream(file) : process.stdin, crlfDelay: Infinity });
   const records: OutgoingRecord[] = [];
   let n = 0;
@@ -32,7 +33,7 @@ export async function sendRecords(o: { brokers: string[]; topic: string; records
   const admin = await ClusterAdmin.connect(kafka, o.brokers);
   try {
     if ((await admin.missingTopics([o.topic])).length > 0) {
-      throw new Error(`Topic "${o.topic}" does not exist on ${o.brokers.join(',')}. \`npm start\` creates the declared topics on the local Kafka; elsewhere, create it first.`);
+      throw new UsageError(`Topic "${o.topic}" does not exist on ${o.brokers.join(',')}. \`npm start\` creates the declared topics on the local Kafka; elsewhere, create it first.`);
     }
   } finally {
     await admin.disconnect();

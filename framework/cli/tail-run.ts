@@ -7,10 +7,11 @@ import type { Logger } from '../observe/logger.ts';
 import { wholeNumber, type ParsedOptions } from './command-spec.ts';
 import { recordJson, recordText } from './record-view.ts';
 import { readTopic } from './topic-read.ts';
+import { UsageError } from '../errors.ts';
 
 export async function runTail(o: ParsedOptions, io: { brokers: string[]; logger: Logger; write(line: string): void; ready?(line: string): void; signal: AbortSignal }): Promise<number> {
   const topic = o.topic;
-  if (typeof topic !== 'string' || !topic) throw new Error('Name the topic: npm run tail -- <topic>, or --topic <topic>.');
+  if (typeof topic !== 'string' || !topic) throw new UsageError('Name the topic: npm run tail -- <topic>, or --topic <topic>.');
   const count = wholeNumber(o, 'count', 1);
   const stop = new AbortController();
   io.signal.addEventListener('abort', () => stop.abort(), { once: true });

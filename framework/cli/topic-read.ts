@@ -9,6 +9,7 @@ import type { Kafka } from 'kafkajs';
 import type { KafkaRecord } from '../event/record.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { toKafkaRecord } from '../kafka/records.ts';
+import { UsageError } from '../errors.ts';
 
 export interface TopicReadOptions {
   kafka: Kafka;
@@ -27,13 +28,13 @@ export async function readTopic(o: TopicReadOptions): Promise<void> {
   const admin = await ClusterAdmin.connect(o.kafka, o.brokers);
   let logs: Map<number, { start: number; end: number }>;
   try {
-    if ((await admin.missingTopics([o.topic])).length > 0) throw new Error(`Topic "${o.topic}" does not exist on ${o.brokers.join(',')}.`);
+    if ((await admin.missingTopics([o.topic])).length > 0) throw new UsageError(`Topic "${o.topic}" does not exist on ${o.brokers.join(',')}.`);
     logs = new Map((await admin.topicOffsets(o.topic)).map((p) => [p.partition, { start: p.logStart, end: p.logEnd }]));
   } finally {
     await admin.disconnect();
   }
   const only = typeof o.start === 'object' ? o.start : undefined;
-  if (only && !logs.has(only.partition)) throw new Error(`${o.topic} has no partition ${only.partition} (it has ${logs.size}: 0-${logs.size - 1}).`);
+  if (only && !logs.has(only.partition)) throw new UsageError(`${o.topic} has no partition ${only.partition} (it has ${logs.size}: 0-${logs.size - 1}).`);
   // Where each partition is read from (absent: kafkajs's default for a new group).
   const from = new Map<number, number>();
   for (const [p, log] of logs) {

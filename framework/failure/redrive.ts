@@ -9,7 +9,7 @@ import { FAILURE_HEADERS, FORGED_PREFIX } from './failed-record.ts';
 export interface DestinationRecord {
   key: Buffer | null;
   value: Buffer | null;
-  headers: Array<[string, Buffer]>;
+  headers: Array<[string, Buffer | null]>;
 }
 
 export interface FailedCopy {
@@ -18,8 +18,8 @@ export interface FailedCopy {
   attempts: number;
   error?: string;
   failedAt?: string;
-  /** The record as its producer wrote it. */
-  original: DestinationRecord;
+  /** The record as its producer wrote it (a null header value, which the copy could not keep, is empty). */
+  original: { key: Buffer | null; value: Buffer | null; headers: Array<[string, Buffer]> };
 }
 
 const OURS = new Set<string>(Object.values(FAILURE_HEADERS));
@@ -29,14 +29,14 @@ export function readFailedCopy(r: DestinationRecord): FailedCopy | string {
   const ours = new Map<string, string>();
   let i = 0;
   // Sluice's headers come first (destinationHeaders); the record's own follow.
-  for (; i < r.headers.length && OURS.has(r.headers[i]![0]); i++) ours.set(r.headers[i]![0], r.headers[i]![1].toString('utf8'));
+  for (; i < r.headers.length && OURS.has(r.headers[i]![0]); i++) ours.set(r.headers[i]![0], r.headers[i]![1]?.toString('utf8') ?? '');
   const topic = ours.get(FAILURE_HEADERS.topic);
   const partition = Number(ours.get(FAILURE_HEADERS.partition));
   const offset = Number(ours.get(FAILURE_HEADERS.offset));
   if (!topic || !Number.isInteger(partition) || !Number.isInteger(offset)) {
     return `it carries no ${FAILURE_HEADERS.topic}/${FAILURE_HEADERS.partition}/${FAILURE_HEADERS.offset} headers, so Sluice did not write it`;
   }
-  const own = r.headers.slice(i).map(([n, v]): [string, Buffer] => [n.startsWith(FORGED_PREFIX + 'sluice-') ? n.slice(FORGED_PREFIX.length) : n, v]);
+  const own = r.headers.slice(i).map(([n, v]): [string, Buffer] => [n.startsWith(FORGED_PREFIX + 'sluice-') ? n.slice(FORGED_PREFIX.length) : n, v ?? Buffer.alloc(0)]);
   const error = ours.get(FAILURE_HEADERS.error);
   const failedAt = ours.get(FAILURE_HEADERS.time);
   return {

@@ -17,7 +17,8 @@ import { readStdin } from '../cli/cli-command.ts';
 import { generateEvent as sampleEvent, runInvoke } from '../cli/invoke-run.ts';
 import { redriveSummary, runRedrive } from '../cli/redrive-run.ts';
 import { runTail } from '../cli/tail-run.ts';
-import { readRecordLines, sendRecords } from '../cli/send-records.ts';
+import { sendRecords } from '../cli/send-records.ts';
+import { recordsToSend } from '../cli/produce-records.ts';
 import { runStatus, watchSeconds } from '../cli/status-run.ts';
 import { frameworkLogger } from './framework-logger.ts';
 import { serviceOf as service, userError, type HookContext } from './service.ts';
@@ -97,7 +98,14 @@ export async function produce(c: HookContext): Promise<void> {
   await userErrors(c, async () => {
     const topic = String(c.options.topic);
     const file = typeof c.options.file === 'string' ? c.options.file : undefined;
-    const records = await readRecordLines(file, 'Nothing to send: give --file <jsonl>, or pipe JSON lines into `serverless sluice produce --topic <topic>`.');
+    const records = await recordsToSend(
+      {
+        key: optional(c.options.key), headers: headerList(c.options.header), count: optional(c.options.count),
+        values: typeof c.options.value === 'string' ? [c.options.value] : [], file,
+      },
+      'Nothing to send: give --value, --count, --file <jsonl>, or pipe JSON lines into `serverless sluice produce --topic <topic>`.',
+      (line) => c.utils.log.notice(line),
+    );
     const brokers = await producerBrokers(c, topic);
     await sendRecords({ brokers, topic, records, logger: frameworkLogger(c.utils.log) });
     c.utils.log.success(`sent ${records.length} record${records.length === 1 ? '' : 's'} to ${topic} on ${brokers.join(',')}`);
@@ -121,6 +129,8 @@ function checked(parsed: { brokers: string[]; problems: string[] }): string[] {
 }
 
 const optional = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+/** `--header a=1 --header b=2`: the Serverless CLI gives one string, or a list for a repeated flag. */
+const headerList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
 
 function positive(value: string, name: string): number {
   const n = Number(value);

@@ -108,6 +108,20 @@ describe('serverless sluice start | produce | lag | status', () => {
     expect(status.output()).toContain(`echo: topic ${topic}, group ${group} on ${brokers().join(',')}`);
     expect(status.output()).toMatch(/state Stable, protocol consumer, assignor \w+\n +coordinator broker \d+ at \S+, leader of __consumer_offsets-\d+ \(of \d+\)\n +members 1:\n +#1 \S+ +client \S+ +host \S+ +partitions 0,1\n/);
 
+    // The commands npm runs, through this front door with the same flags: produce --count/--key, tail, generate-event.
+    const samples = sls(['sluice', 'produce', '--topic', topic, '--count', '2', '--key', 'k-1'], dir);
+    expect(await samples.exited, samples.output()).toBe(0);
+    expect(samples.output()).toContain(`sent 2 records to ${topic}`);
+    const tail = sls(['sluice', 'tail', '--topic', topic, '--from-beginning', '--count', '5', '--json'], dir);
+    expect(await tail.exited, tail.output()).toBe(0);
+    const shown = tail.output().split('\n').filter((l) => l.startsWith('{"topic"')).map((l) => JSON.parse(l) as { key: string | null; value: string });
+    expect(shown.map((r) => r.value).filter((v) => v === 'three' || v === '{"n":1}' || v === '{"n":2}').sort()).toEqual(['three', '{"n":1}', '{"n":2}'].sort());
+    expect(shown.filter((r) => r.key === 'k-1')).toHaveLength(2);
+    const event = sls(['sluice', 'generate-event', '--function', 'echo', '--value', 'hi'], dir);
+    expect(await event.exited, event.output()).toBe(0);
+    expect(event.output()).toContain(`"topic": "${topic}"`);
+    expect(event.output()).toContain(`"value": "${Buffer.from('hi').toString('base64')}"`);
+
     start.signal('SIGINT');
     expect(await start.exited, start.output()).toBe(0);
     expect(start.output()).toMatch(/SIGINT: finishing in-flight invocations[\s\S]*stopped/);
