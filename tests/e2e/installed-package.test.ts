@@ -54,6 +54,20 @@ export async function handler(event: SelfManagedKafkaEvent): Promise<KafkaBatchR
 }
 `;
 
+/**
+ * The arguments of the README's install line (`npm install … serverless-sluice osls`, the one
+ * line the docs test leaves to this file), with the tarball for serverless-sluice and `spec` for
+ * osls: a change to that line is what this test installs.
+ */
+function installArgs(tarball: string, spec: string): string[] {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const line = /^npm install .*\bserverless-sluice\b.*$/m.exec(readme)?.[0];
+  expect(line, 'README.md has no `npm install … serverless-sluice …` line').toBeDefined();
+  const words = line!.replace(/#.*$/, '').trim().split(/\s+/).slice(1);
+  expect(words, `README.md's install line installs serverless-sluice and osls: ${line}`).toEqual(expect.arrayContaining(['install', 'serverless-sluice', 'osls']));
+  return words.map((w) => (w === 'serverless-sluice' ? tarball : w === 'osls' ? spec : w));
+}
+
 /** Runs a command to its end; returns its stdout (the build's progress goes to stderr). */
 function run(command: string, args: string[], cwd: string, timeoutMs = 180_000): string {
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
@@ -96,8 +110,8 @@ describe.each(CLIS)('the installed package, in a service of its own, with $spec'
         `custom:\n  sluice:\n    deploy:\n      image: example/sluice:1.0\nfunctions:\n  orders:\n    handler: functions/orders.handler\n    environment:\n      RECORD_FILE: ${recordFile}\n    events:\n` +
         `      - sluice:\n          topic: ${topic}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`,
     );
-    // The README's install line, with the tarball for serverless-sluice; from npm's cache where it can.
-    run('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', tarball, spec], dir, 300_000);
+    // The README's install line as written, with the tarball for serverless-sluice; from npm's cache where it can.
+    run('npm', [...installArgs(tarball, spec), '--prefer-offline', '--no-audit', '--no-fund'], dir, 300_000);
     const installed = JSON.parse(readFileSync(join(dir, 'node_modules', 'osls', 'package.json'), 'utf8')) as { version: string };
     console.log(`[installed] ${spec} -> osls ${installed.version} on Node.js ${process.versions.node}`);
     expect(installed.version.split('.')[0], `\`npm install osls\` now installs osls ${installed.version}: check Sluice with it, then update CLIS, the README's install line and frameworkVersion`).toBe(String(major));
