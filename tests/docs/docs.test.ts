@@ -69,6 +69,8 @@ describe('the docs', () => {
       const lines = text.get(page)!.split('\n').filter((l) => !l.startsWith('<!--'));
       if (!/^# /.test(lines[0] ?? '') || lines[1] !== '' || !/\S/.test(lines[2] ?? '')) problems.push(`${page}: must start with a "# Title" and a line or two on what the page is for`);
     }
+    const mapped = new Set(links('README.md', text.get('README.md')!).map((l) => l.target.split('#')[0]));
+    for (const page of PAGES.filter((p) => p.startsWith('docs/') && !mapped.has(p))) problems.push(`README.md: its map of the docs does not link ${page}`);
     for (const link of PAGES.flatMap((p) => links(p, text.get(p)!))) {
       if (/^[a-z]+:/.test(link.target)) continue; // https:, mailto:
       const [file, anchor] = link.target.split('#') as [string, string | undefined];
