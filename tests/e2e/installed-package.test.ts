@@ -68,6 +68,13 @@ function installArgs(tarball: string, spec: string): string[] {
   return words.map((w) => (w === 'serverless-sluice' ? tarball : w === 'osls' ? spec : w));
 }
 
+/** The `frameworkVersion` of the README's serverless.yml, which must work with the osls its install line installs. */
+function readmeFrameworkVersion(): string {
+  const version = /^frameworkVersion: '([^']+)'/m.exec(readFileSync(join(REPO, 'README.md'), 'utf8'))?.[1];
+  expect(version, "README.md's serverless.yml has no frameworkVersion: '…'").toBeDefined();
+  return version!;
+}
+
 /** Runs a command to its end; returns its stdout (the build's progress goes to stderr). */
 function run(command: string, args: string[], cwd: string, timeoutMs = 180_000): string {
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
@@ -106,7 +113,7 @@ describe.each(CLIS)('the installed package, in a service of its own, with $spec'
     writeFileSync(join(dir, 'functions', 'orders.ts'), HANDLER);
     writeFileSync(
       join(dir, 'serverless.yml'),
-      `service: shop\nframeworkVersion: '3 || 4'\nconfigValidationMode: error\nplugins:\n  - serverless-sluice\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\n` +
+      `service: shop\nframeworkVersion: '${readmeFrameworkVersion()}'\nconfigValidationMode: error\nplugins:\n  - serverless-sluice\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\n` +
         `custom:\n  sluice:\n    deploy:\n      image: example/sluice:1.0\nfunctions:\n  orders:\n    handler: functions/orders.handler\n    environment:\n      RECORD_FILE: ${recordFile}\n    events:\n` +
         `      - sluice:\n          topic: ${topic}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`,
     );
