@@ -33,31 +33,32 @@ const SECRET_DESCRIPTIONS: Record<SecretProperty, string> = {
     `serverRootCaCertificate is the ARN (or a list of one) of a Secrets Manager secret holding {"certificate"} (PEM), the CA that signed the brokers' certificates, e.g. ${EXAMPLE_ARN}.`,
 };
 
-function secretArnSchema(description: string) {
+function secretArnSchema(description: string, aws: string) {
   const arn = { description, type: 'string', pattern: SECRET_ARN_PATTERN } as const;
-  return { description, anyOf: [arn, { description, type: 'array', minItems: 1, maxItems: 1, items: arn }] } as const;
+  return { description, $comment: `AWS: SourceAccessConfigurations[].Type ${aws}`, anyOf: [arn, { description, type: 'array', minItems: 1, maxItems: 1, items: arn }] } as const;
 }
 
-function idList(name: string, prefix: string) {
+function idList(name: string, prefix: string, aws: string) {
   const description = `${name} lists ${prefix}… ids as on the kafka event; Sluice accepts and ignores it (the poller runs where its network reaches the brokers).`;
-  return { description, type: 'array', minItems: 1, items: { description, type: 'string', pattern: `^${prefix}[a-z0-9]+$` } } as const;
+  return { description, $comment: `AWS: SourceAccessConfigurations[].Type ${aws}`, type: 'array', minItems: 1, items: { description, type: 'string', pattern: `^${prefix}[a-z0-9]+$` } } as const;
 }
 
 const pairs = (names: readonly string[]) => names.flatMap((a, i) => names.slice(i + 1).map((b) => ({ required: [a, b] })));
 
 export const accessConfigurationsSchema = {
+  $comment: 'AWS: SourceAccessConfigurations',
   description:
     'accessConfigurations names the Secrets Manager secrets the trigger authenticates with, as on the kafka event, ' +
     `e.g. accessConfigurations: { saslScram512Auth: ${EXAMPLE_ARN} }; locally each secret's JSON comes from SLUICE_SECRET_<NAME>.`,
   type: 'object',
   properties: {
-    saslPlainAuth: secretArnSchema(SECRET_DESCRIPTIONS.saslPlainAuth),
-    saslScram256Auth: secretArnSchema(SECRET_DESCRIPTIONS.saslScram256Auth),
-    saslScram512Auth: secretArnSchema(SECRET_DESCRIPTIONS.saslScram512Auth),
-    clientCertificateTlsAuth: secretArnSchema(SECRET_DESCRIPTIONS.clientCertificateTlsAuth),
-    serverRootCaCertificate: secretArnSchema(SECRET_DESCRIPTIONS.serverRootCaCertificate),
-    vpcSubnet: idList('vpcSubnet', 'subnet-'),
-    vpcSecurityGroup: idList('vpcSecurityGroup', 'sg-'),
+    saslPlainAuth: secretArnSchema(SECRET_DESCRIPTIONS.saslPlainAuth, 'BASIC_AUTH'),
+    saslScram256Auth: secretArnSchema(SECRET_DESCRIPTIONS.saslScram256Auth, 'SASL_SCRAM_256_AUTH'),
+    saslScram512Auth: secretArnSchema(SECRET_DESCRIPTIONS.saslScram512Auth, 'SASL_SCRAM_512_AUTH'),
+    clientCertificateTlsAuth: secretArnSchema(SECRET_DESCRIPTIONS.clientCertificateTlsAuth, 'CLIENT_CERTIFICATE_TLS_AUTH'),
+    serverRootCaCertificate: secretArnSchema(SECRET_DESCRIPTIONS.serverRootCaCertificate, 'SERVER_ROOT_CA_CERTIFICATE'),
+    vpcSubnet: idList('vpcSubnet', 'subnet-', 'VPC_SUBNET'),
+    vpcSecurityGroup: idList('vpcSecurityGroup', 'sg-', 'VPC_SECURITY_GROUP'),
   },
   additionalProperties: false,
   // Cross-field rule: one SASL mechanism at most (validate.ts words this `not`).

@@ -11,6 +11,7 @@ export const MSK_CLUSTER_ARN_PATTERN = '^arn:aws[a-z-]*:kafka:[a-z0-9-]+:[0-9]{1
 const EXAMPLE = 'arn:aws:kafka:eu-west-1:123456789012:cluster/orders/0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0-2';
 
 export const mskArnSchema = {
+  $comment: 'AWS: EventSourceArn',
   description:
     `arn is the Amazon MSK cluster's ARN, as on the msk event, e.g. ${EXAMPLE}; the trigger then reads that cluster, ` +
     'with IAM unless accessConfigurations names a SASL secret or a client certificate, and its event says aws:kafka.',

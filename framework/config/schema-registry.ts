@@ -15,12 +15,14 @@ const ACCESS_TYPES = ['BASIC_AUTH', 'CLIENT_CERTIFICATE_TLS_AUTH', 'SERVER_ROOT_
 type AccessType = (typeof ACCESS_TYPES)[number];
 
 export const schemaRegistryConfigSchema = {
+  $comment: 'AWS: SelfManagedKafkaEventSourceConfig.SchemaRegistryConfig (AmazonManagedKafkaEventSourceConfig for MSK)',
   description:
     'schemaRegistryConfig decodes Avro, Protobuf and JSON Schema records with a schema registry before the handler, as AWS does, ' +
     `e.g. schemaRegistryConfig: { schemaRegistryUri: ${EXAMPLE_URL}, eventRecordFormat: JSON, schemaValidationConfigs: [{ attribute: VALUE }] }.`,
   type: 'object',
   properties: {
     schemaRegistryUri: {
+      $comment: 'AWS: SchemaRegistryURI',
       description: `schemaRegistryUri is a Confluent-compatible registry's http(s) URL, e.g. ${EXAMPLE_URL}, or a Glue registry's ARN, e.g. ${EXAMPLE_GLUE}.`,
       type: 'string',
       minLength: 1,
@@ -28,10 +30,12 @@ export const schemaRegistryConfigSchema = {
       pattern: `^(https?://[^\\s]+|${GLUE_ARN.source.slice(1, -1)})$`,
     },
     eventRecordFormat: {
+      $comment: 'AWS: EventRecordFormat',
       description: 'eventRecordFormat is JSON (the handler gets each decoded record as JSON text, base64 as always) or SOURCE (the original bytes without the registry\'s header).',
       enum: ['JSON', 'SOURCE'],
     },
     schemaValidationConfigs: {
+      $comment: 'AWS: SchemaValidationConfigs',
       description: 'schemaValidationConfigs lists the attributes to decode, e.g. [{ attribute: VALUE }] or [{ attribute: KEY }, { attribute: VALUE }].',
       type: 'array',
       minItems: 1,
@@ -40,12 +44,13 @@ export const schemaRegistryConfigSchema = {
       items: {
         description: 'each schemaValidationConfigs entry is { attribute: KEY } or { attribute: VALUE }.',
         type: 'object',
-        properties: { attribute: { description: 'attribute is KEY or VALUE.', enum: ['KEY', 'VALUE'] } },
+        properties: { attribute: { description: 'attribute is KEY or VALUE.', $comment: 'AWS: SchemaValidationConfigs[].Attribute', enum: ['KEY', 'VALUE'] } },
         required: ['attribute'],
         additionalProperties: false,
       },
     },
     accessConfigs: {
+      $comment: 'AWS: AccessConfigs',
       description:
         'accessConfigs lists up to two { type, uri } entries for a registry URL: type BASIC_AUTH (a secret of {"username", "password"}), ' +
         'CLIENT_CERTIFICATE_TLS_AUTH ({"certificate", "privateKey", "privateKeyPassword"?}) or SERVER_ROOT_CA_CERTIFICATE ({"certificate"}), uri the secret\'s ARN.',
@@ -56,8 +61,8 @@ export const schemaRegistryConfigSchema = {
         description: 'each accessConfigs entry is { type: BASIC_AUTH | CLIENT_CERTIFICATE_TLS_AUTH | SERVER_ROOT_CA_CERTIFICATE, uri: <Secrets Manager secret ARN> }.',
         type: 'object',
         properties: {
-          type: { description: 'type is BASIC_AUTH, CLIENT_CERTIFICATE_TLS_AUTH or SERVER_ROOT_CA_CERTIFICATE.', enum: [...ACCESS_TYPES] },
-          uri: { description: 'uri is the ARN of the Secrets Manager secret, e.g. arn:aws:secretsmanager:eu-west-1:123456789012:secret:registry-auth.', type: 'string', pattern: SECRET_ARN_PATTERN },
+          type: { description: 'type is BASIC_AUTH, CLIENT_CERTIFICATE_TLS_AUTH or SERVER_ROOT_CA_CERTIFICATE.', $comment: 'AWS: AccessConfigs[].Type', enum: [...ACCESS_TYPES] },
+          uri: { description: 'uri is the ARN of the Secrets Manager secret, e.g. arn:aws:secretsmanager:eu-west-1:123456789012:secret:registry-auth.', $comment: 'AWS: AccessConfigs[].URI', type: 'string', pattern: SECRET_ARN_PATTERN },
         },
         required: ['type', 'uri'],
         additionalProperties: false,

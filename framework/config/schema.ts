@@ -34,6 +34,7 @@ const BOOTSTRAP_SERVERS_DESCRIPTION =
 /** `bootstrapServers`: a non-empty list of `host:port`, or one comma-separated string. */
 export const bootstrapServersSchema = {
   description: BOOTSTRAP_SERVERS_DESCRIPTION,
+  $comment: 'AWS: SelfManagedEventSource.Endpoints.KAFKA_BOOTSTRAP_SERVERS',
   anyOf: [
     { type: 'string', pattern: BROKER_LIST_PATTERN },
     { type: 'array', minItems: 1, items: { type: 'string', pattern: BROKER_PATTERN } },
@@ -119,6 +120,7 @@ export const FILTER_PATTERNS_DESCRIPTION =
 /** AWS's Kafka failure settings (DESIGN §2.5); failure.ts applies defaults and the rules between them. */
 const failurePolicySchema = {
   maximumRetryAttempts: {
+    $comment: 'AWS: MaximumRetryAttempts',
     description:
       'maximumRetryAttempts is how many times a failed batch is retried before its records go to ' +
       'destinationConfig.onFailure.destination: an integer 0–10000, which needs that destination, or -1, the default, ' +
@@ -127,6 +129,7 @@ const failurePolicySchema = {
     ...FAILURE_LIMITS.maximumRetryAttempts,
   },
   maximumRecordAgeInSeconds: {
+    $comment: 'AWS: MaximumRecordAgeInSeconds',
     description:
       'maximumRecordAgeInSeconds is how old a record may get before it goes to destinationConfig.onFailure.destination ' +
       'instead of being retried: an integer 60–604800 (7 days), which needs that destination, or -1, the default, for no limit.',
@@ -138,6 +141,7 @@ const failurePolicySchema = {
     ],
   },
   bisectBatchOnFunctionError: {
+    $comment: 'AWS: BisectBatchOnFunctionError',
     description:
       'bisectBatchOnFunctionError is true or false: true splits a failed batch in two and retries each half, ' +
       'so one bad record does not hold back the others; default false.',
@@ -145,22 +149,25 @@ const failurePolicySchema = {
     default: false,
   },
   functionResponseType: {
+    $comment: 'AWS: FunctionResponseTypes',
     description:
       'functionResponseType: ReportBatchItemFailures lets the handler return { batchItemFailures: [{ itemIdentifier }] } ' +
       'so that only the records from the lowest failed one on are retried; omit it to retry the whole batch.',
     enum: ['ReportBatchItemFailures'],
   },
   destinationConfig: {
+    $comment: 'AWS: DestinationConfig',
     description:
       'destinationConfig.onFailure.destination is where records go that fail every retry or expire, ' +
       'e.g. destinationConfig: { onFailure: { destination: kafka://orders-failed } }.',
     type: 'object',
     properties: {
       onFailure: {
+        $comment: 'AWS: DestinationConfig.OnFailure',
         description: 'onFailure holds the destination, e.g. onFailure: { destination: kafka://orders-failed }.',
         type: 'object',
         properties: {
-          destination: { description: DESTINATION_FORMS, type: 'string', pattern: DESTINATION_PATTERN },
+          destination: { description: DESTINATION_FORMS, $comment: 'AWS: DestinationConfig.OnFailure.Destination', type: 'string', pattern: DESTINATION_PATTERN },
         },
         required: ['destination'],
         additionalProperties: false,
@@ -177,12 +184,14 @@ export const sluiceEventSchema = {
   type: 'object',
   properties: {
     topic: {
+      $comment: 'AWS: Topics',
       description: 'topic is the Kafka topic to consume: 1–249 letters, digits, ".", "_" or "-".',
       type: 'string',
       pattern: `^${TOPIC_NAME}$`,
     },
     bootstrapServers: bootstrapServersSchema,
     batchSize: {
+      $comment: 'AWS: BatchSize',
       description: 'batchSize is the number of records per invocation, 1–10000.',
       type: 'integer',
       minimum: 1,
@@ -190,6 +199,7 @@ export const sluiceEventSchema = {
       default: 100,
     },
     maximumBatchingWindow: {
+      $comment: 'AWS: MaximumBatchingWindowInSeconds',
       description:
         'maximumBatchingWindow is how long to gather records before invoking, in whole seconds, 0–300; ' +
         'omit it for 500 ms, as AWS for Kafka.',
@@ -198,17 +208,20 @@ export const sluiceEventSchema = {
       maximum: 300,
     },
     startingPosition: {
+      $comment: 'AWS: StartingPosition',
       description: 'startingPosition is where a new consumer group starts: LATEST, TRIM_HORIZON or AT_TIMESTAMP.',
       enum: [...STARTING_POSITIONS],
       default: 'TRIM_HORIZON',
     },
     startingPositionTimestamp: {
+      $comment: 'AWS: StartingPositionTimestamp',
       description:
         'startingPositionTimestamp is the time to start from, in epoch seconds, with startingPosition: AT_TIMESTAMP.',
       type: 'number',
       minimum: 0,
     },
     consumerGroupId: {
+      $comment: 'AWS: SelfManagedKafkaEventSourceConfig.ConsumerGroupId (AmazonManagedKafkaEventSourceConfig for MSK)',
       description:
         'consumerGroupId is 1–200 letters, digits or -/*:_+=.@ characters; ' +
         'omit it for sluice-<service>-<function> (with -<topic> when the function has several triggers).',
@@ -218,6 +231,7 @@ export const sluiceEventSchema = {
       pattern: '^[a-zA-Z0-9-\\/*:_+=.@-]*$',
     },
     enabled: {
+      $comment: 'AWS: Enabled',
       description: 'enabled is true or false; a disabled trigger is not polled.',
       type: 'boolean',
       default: true,
@@ -225,9 +239,11 @@ export const sluiceEventSchema = {
     ...groupTuningSchema('event'),
     ...failurePolicySchema,
     filterPatterns: {
+      $comment: 'AWS: FilterCriteria.Filters[].Pattern',
       description: FILTER_PATTERNS_DESCRIPTION,
       type: 'array',
       maxItems: MAX_FILTER_PATTERNS,
+      default: [],
       items: { anyOf: [{ type: 'object' }, { type: 'string' }] },
     },
     accessConfigurations: accessConfigurationsSchema,
@@ -265,6 +281,7 @@ export const sluiceCustomSchema = {
           type: 'integer',
           minimum: 0,
           maximum: 65535,
+          default: 9464,
         },
       },
       additionalProperties: false,
@@ -279,12 +296,14 @@ export const sluiceCustomSchema = {
             'not starting with : or AWS/, e.g. Shop/Sluice; default Sluice.',
           type: 'string',
           pattern: '^(?!AWS/)(?!:)[A-Za-z0-9._/#:-]{1,255}$',
+          default: 'Sluice',
         },
         period: {
           description: 'period is how often, in seconds, the poller writes its metrics to the log, an integer 1–3600 (below 60: high-resolution metrics); default 60.',
           type: 'integer',
           minimum: 1,
           maximum: 3600,
+          default: 60,
         },
       },
       additionalProperties: false,

@@ -54,6 +54,27 @@ export async function handler(event: SelfManagedKafkaEvent): Promise<KafkaBatchR
 }
 `;
 
+/**
+ * The arguments of the README's install line (`npm install … serverless-sluice osls`, the one
+ * line the docs test leaves to this file), with the tarball for serverless-sluice and `spec` for
+ * osls: a change to that line is what this test installs.
+ */
+function installArgs(tarball: string, spec: string): string[] {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const line = /^npm install .*\bserverless-sluice\b.*$/m.exec(readme)?.[0];
+  expect(line, 'README.md has no `npm install … serverless-sluice …` line').toBeDefined();
+  const words = line!.replace(/#.*$/, '').trim().split(/\s+/).slice(1);
+  expect(words, `README.md's install line installs serverless-sluice and osls: ${line}`).toEqual(expect.arrayContaining(['install', 'serverless-sluice', 'osls']));
+  return words.map((w) => (w === 'serverless-sluice' ? tarball : w === 'osls' ? spec : w));
+}
+
+/** The `frameworkVersion` of the README's serverless.yml, which must work with the osls its install line installs. */
+function readmeFrameworkVersion(): string {
+  const version = /^frameworkVersion: '([^']+)'/m.exec(readFileSync(join(REPO, 'README.md'), 'utf8'))?.[1];
+  expect(version, "README.md's serverless.yml has no frameworkVersion: '…'").toBeDefined();
+  return version!;
+}
+
 /** Runs a command to its end; returns its stdout (the build's progress goes to stderr). */
 function run(command: string, args: string[], cwd: string, timeoutMs = 180_000): string {
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
@@ -92,12 +113,12 @@ describe.each(CLIS)('the installed package, in a service of its own, with $spec'
     writeFileSync(join(dir, 'functions', 'orders.ts'), HANDLER);
     writeFileSync(
       join(dir, 'serverless.yml'),
-      `service: shop\nframeworkVersion: '3 || 4'\nconfigValidationMode: error\nplugins:\n  - serverless-sluice\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\n` +
+      `service: shop\nframeworkVersion: '${readmeFrameworkVersion()}'\nconfigValidationMode: error\nplugins:\n  - serverless-sluice\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\n` +
         `custom:\n  sluice:\n    deploy:\n      image: example/sluice:1.0\nfunctions:\n  orders:\n    handler: functions/orders.handler\n    environment:\n      RECORD_FILE: ${recordFile}\n    events:\n` +
         `      - sluice:\n          topic: ${topic}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`,
     );
-    // The README's install line, with the tarball for serverless-sluice; from npm's cache where it can.
-    run('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', tarball, spec], dir, 300_000);
+    // The README's install line as written, with the tarball for serverless-sluice; from npm's cache where it can.
+    run('npm', [...installArgs(tarball, spec), '--prefer-offline', '--no-audit', '--no-fund'], dir, 300_000);
     const installed = JSON.parse(readFileSync(join(dir, 'node_modules', 'osls', 'package.json'), 'utf8')) as { version: string };
     console.log(`[installed] ${spec} -> osls ${installed.version} on Node.js ${process.versions.node}`);
     expect(installed.version.split('.')[0], `\`npm install osls\` now installs osls ${installed.version}: check Sluice with it, then update CLIS, the README's install line and frameworkVersion`).toBe(String(major));

@@ -47,12 +47,14 @@ export const sluiceBuildSchema = {
         'external lists the modules left out of the bundles, which a layer or the Lambda runtime must provide, e.g. [sharp, "@my-org/*"]; ' +
         'the AWS SDK v3 (@aws-sdk/*) is left out by itself on nodejs18.x and later, whose runtimes include it.',
       type: 'array',
+      default: [],
       items: { description: 'Each external module is a package name or a pattern with one *, e.g. sharp or "@my-org/*".', type: 'string', minLength: 1 },
     },
     exclude: {
       description:
         'exclude lists the functions Sluice does not bundle, by their key under functions:, e.g. [legacy]: the framework packages them as it would without Sluice.',
       type: 'array',
+      default: [],
       items: { description: 'Each excluded function is a key under functions:, e.g. legacy.', type: 'string', minLength: 1 },
     },
   },
