@@ -53,7 +53,7 @@ export const INVOKE: CommandSpec = {
   },
   examples: [
     'npm run invoke -- -f orders --event event.json',
-    'npm run generate-event -- -f orders --value \'{"id":1}\' | npm run invoke -- -f orders --event -',
+    'npm run -s generate-event -- -f orders --value \'{"id":1}\' | npm run invoke -- -f orders --event -',
     'npm run invoke -- -f orders --partition 1 --offset 42 --count 3',
   ],
 };
@@ -68,5 +68,5 @@ export const GENERATE_EVENT: CommandSpec = {
     key: { type: 'string', short: 'k', usage: 'Each record\'s key (default none)' },
     count: { type: 'string', short: 'n', usage: 'How many records (default 1)' },
   },
-  examples: ['npm run generate-event -- -f orders --value \'{"id":1}\' --count 3 > event.json'],
+  examples: ['npm run -s generate-event -- -f orders --value \'{"id":1}\' --count 3 > event.json'],
 };

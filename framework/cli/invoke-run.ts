@@ -46,7 +46,7 @@ export async function runInvoke(o: ParsedOptions, io: InvokeIo): Promise<boolean
   let records: KafkaRecord[];
   let source: EventSource;
   if (typeof o.event === 'string') {
-    ({ records, source } = recordsOfEvent(JSON.parse(o.event === '-' ? await io.stdin() : readFileSync(o.event, 'utf8'))));
+    ({ records, source } = recordsOfEvent(parseEvent(o.event === '-' ? await io.stdin() : readFileSync(o.event, 'utf8'), o.event === '-' ? 'stdin' : o.event)));
   } else {
     const brokers = await io.brokers(trigger);
     source = { bootstrapServers: brokers.join(','), ...(trigger.eventSourceArn ? { eventSourceArn: trigger.eventSourceArn } : {}) };
@@ -116,6 +116,15 @@ export function generateEvent(o: ParsedOptions, service: ServiceSpec): string {
   }));
   const brokers = trigger.bootstrapServers?.join(',') ?? 'localhost:9092';
   return JSON.stringify(buildEvent(records, { bootstrapServers: brokers, ...(trigger.eventSourceArn ? { eventSourceArn: trigger.eventSourceArn } : {}) }), null, 2);
+}
+
+function parseEvent(text: string, from: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const npm = /^\s*> /.test(text) ? ' It starts with npm\'s own "> …" lines: run npm with --silent (npm run -s generate-event -- … > event.json).' : '';
+    throw new UsageError(`--event ${from} is not JSON (${(e as Error).message}).${npm}`);
+  }
 }
 
 const str = (v: string | boolean | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
