@@ -153,6 +153,8 @@ export class RecordDecoder {
       if (e instanceof SchemaUnusableError) return { reason: 'DESERIALIZATION_ERROR', detail: e.message };
       throw e;
     }
+    // One compile at a time between event-loop turns: several lookups may answer in one turn.
+    await new Promise((r) => setImmediate(r));
     try {
       this.compiled.set(schemaId, { codec: compileCodec(schema, this.o.registry.kind), metadata: { dataFormat: schema.format, schemaId } });
       return undefined;
