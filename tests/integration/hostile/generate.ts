@@ -4,7 +4,7 @@
  * or sent to the destination with a reason). The trigger filters on `{ value: { keep: [true] } }`.
  */
 import fc from 'fast-check';
-import type { Fate } from './watch.ts';
+import type { Fate } from './tier.ts';
 
 export type Codec = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 export interface HostileRecord {

@@ -16,13 +16,11 @@
  */
 import avro from 'avsc';
 import fc from 'fast-check';
-import kafkajs from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FAILURE_HEADERS } from '../../../framework/failure/failed-record.ts';
-import { failurePolicy, recordsOf, startRecorder, type Harness } from '../../support/harness.ts';
+import { recordsOf, type Harness } from '../../support/harness.ts';
 import { startHostileRegistry, type Answer, type HostileRegistry } from '../../support/hostile-registry.ts';
-import { deleteTopic, kafka, offsets, readTopic, uniqueName, waitFor } from '../../support/kafka.ts';
-import { account, createTopics, describeCounts, HEARTBEAT_INTERVAL_MS, kafkaEnds, RSS_BOUND, watchProcess, type Fate } from './watch.ts';
+import { deleteTopic, uniqueName, waitFor } from '../../support/kafka.ts';
+import { createTopics, describeCounts, HEARTBEAT_INTERVAL_MS, produceAll, RSS_BOUND, runToEnd, type Fate } from './tier.ts';
 
 const PARTITIONS = 2;
 const DOC_AVRO = JSON.stringify({ type: 'record', name: 'Doc', fields: [{ name: 'keep', type: 'boolean' }, { name: 'n', type: 'int' }] });
@@ -83,21 +81,6 @@ function registryRecords(seed: number): RegistryRecord[] {
   return fc.sample(fc.shuffledSubarray(all, { minLength: all.length, maxLength: all.length }), { seed, numRuns: 1 })[0]!;
 }
 
-async function produceAll(topic: string, records: RegistryRecord[]): Promise<Map<string, { fate: Fate; kind: string }>> {
-  const producer = kafka().producer({ allowAutoTopicCreation: false });
-  await producer.connect();
-  const expected = new Map<string, { fate: Fate; kind: string }>();
-  try {
-    for (const [i, r] of records.entries()) {
-      const [meta] = await producer.send({ topic, acks: -1, compression: kafkajs.CompressionTypes.None, messages: [{ partition: i % PARTITIONS, value: r.value }] });
-      expected.set(`${i % PARTITIONS}:${Number(meta!.baseOffset)}`, { fate: r.fate, kind: r.kind });
-    }
-  } finally {
-    await producer.disconnect();
-  }
-  return expected;
-}
-
 describe('hostile schema registry', () => {
   const topics: string[] = [];
   let h: Harness | undefined;
@@ -122,45 +105,27 @@ describe('hostile schema registry', () => {
     const failed = `${topic}-failed`;
     topics.push(topic, failed);
     await createTopics([[topic, 1024 * 1024], [failed, 8 * 1024 * 1024]], PARTITIONS);
-    const expected = await produceAll(topic, records);
+    const expected = await produceAll(topic, records.map((r) => ({ kind: r.kind, codec: 'none', records: [r] })), PARTITIONS);
 
-    const watch = watchProcess();
-    const stopped: unknown[] = [];
-    const sent = new Map<string, string>();
     const held: string[] = [];
-    let watched: ReturnType<ReturnType<typeof watchProcess>['end']>;
     let trickledBeforeAnswer = -1;
-    try {
-      h = await startRecorder({
-        topic, batchSize: 20, heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS, filterPatterns: [{ value: { keep: [true] } }],
-        schemaRegistry: { uri: registry.url, format: 'JSON', key: false, value: true, access: {} },
-        failure: failurePolicy({ maximumRetryAttempts: 2, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } }),
-      });
-      h.events.on('trigger.consumer_stopped', (e) => stopped.push(e.error));
-      h.events.on('poller.sent_to_destination', (e) => e.offsets.forEach((o) => sent.set(`${e.partition}:${o}`, e.reason)));
-      h.events.on('poller.registry_unavailable', (e) => held.push(`${e.partition}:${e.firstOffset} ${e.error}`));
-      await waitFor('a partition held on the trickled answer', () => held.some((e) => e.includes('/schemas/ids/13')), 60_000, 200);
-      // Nothing of the trickled schema is invoked while the registry has not answered for it.
-      trickledBeforeAnswer = h.seen().flatMap(recordsOf).filter((r) => expected.get(`${r.partition}:${r.offset}`)?.kind === 'trickled').length;
-      registry.set(`/schemas/ids/${IDS.trickled.id}`, avroAnswer());
-      const ends = await kafkaEnds(topic);
-      await waitFor('every partition committed to its end', async () => (await offsets(h!.trigger.consumerGroupId, topic)).every((p) => p.committed === ends[p.partition]), 120_000, 500);
-      console.log(`[hostile registry] held ${held.length} times before the trickled id answered: ${held[0]}`);
-    } finally {
-      watched = watch.end();
-    }
-    const { blockedMs, p99Ms, rss } = watched;
-    console.log(`[hostile registry] worst event-loop delay ${blockedMs.toFixed(0)} ms (p99 ${p99Ms.toFixed(0)} ms); peak RSS ${(rss / 1024 ** 2).toFixed(0)} MiB; consumer restarts ${stopped.length}; registry requests ${registry.requests()} (deep chain ${countDeep(registry)}, wide ${registry.requests('/subjects/wide-0/versions/1')} per wide subject)`);
-
-    const invoked = new Set(h!.seen().flatMap(recordsOf).map((r) => `${r.partition}:${r.offset}`));
-    const inDestination = new Map((await readTopic(failed, sent.size, 60_000)).map((r) => [`${r.headers[FAILURE_HEADERS.partition]}:${r.headers[FAILURE_HEADERS.offset]}`, String(r.headers[FAILURE_HEADERS.reason])]));
-    const { fates, wrong } = account(expected, invoked, inDestination);
-    console.log(`[hostile registry] outcomes: ${describeCounts(fates, '; ')}`);
-    expect(stopped).toEqual([]);
+    const run = await runToEnd({
+      label: 'hostile registry', topic, failed, expected, started: (started) => (h = started),
+      trigger: { batchSize: 20, schemaRegistry: { uri: registry.url, format: 'JSON', key: false, value: true, access: {} } },
+      async whileRunning(running) {
+        running.events.on('poller.registry_unavailable', (e) => held.push(`${e.partition}:${e.firstOffset} ${e.error}`));
+        await waitFor('a partition held on the trickled answer', () => held.some((e) => e.includes(`/schemas/ids/${IDS.trickled.id}`)), 60_000, 200);
+        // Nothing of the trickled schema is invoked while the registry has not answered for it.
+        trickledBeforeAnswer = running.seen().flatMap(recordsOf).filter((r) => expected.get(`${r.partition}:${r.offset}`)?.kind === 'trickled/none').length;
+        registry!.set(`/schemas/ids/${IDS.trickled.id}`, avroAnswer());
+      },
+    });
+    console.log(`[hostile registry] held ${held.length} times before the trickled id answered (${held[0]}); registry requests ${registry.requests()} (deep chain ${countDeep(registry)}, ${registry.requests('/subjects/wide-0/versions/1')} per wide subject)`);
+    expect(run.stopped).toEqual([]);
     expect(trickledBeforeAnswer).toBe(0);
-    expect(wrong).toEqual([]);
-    expect(blockedMs).toBeLessThan(HEARTBEAT_INTERVAL_MS);
-    expect(rss).toBeLessThan(RSS_BOUND);
+    expect(run.wrong).toEqual([]);
+    expect(run.blockedMs).toBeLessThan(HEARTBEAT_INTERVAL_MS);
+    expect(run.rss).toBeLessThan(RSS_BOUND);
   });
 });
 
