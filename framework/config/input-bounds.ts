@@ -26,4 +26,18 @@ export const INPUT_BOUNDS = {
   maxReferenceDepth: 32,
   /** Distinct referenced schemas one schema may pull in, all levels together. */
   maxReferences: 256,
+  /** Bytes of a schema's text with its references' (framework/schema/compile-bounds.ts counts all four). */
+  maxSchemaBytes: 256 * 1024,
+  /** Nodes of a schema with its references: JSON values (JSON Schema, Avro), statements and blocks (.proto). */
+  maxSchemaNodes: 3_000,
+  /** Nesting of a schema's objects, lists or .proto blocks. */
+  maxSchemaDepth: 64,
+  /** Members of one object or list, statements of one .proto block: compile time grows with its square. */
+  maxSchemaWidth: 500,
+  /**
+   * What testing one record against its JSON Schema's patterns may cost: characters tested times
+   * the pattern's RE2 program size, summed. RE2's slowest case measured about 25 ns a step, so the
+   * default is about 1.25 s at worst; a 1 MiB string against a 40-instruction pattern (a UUID's) fits.
+   */
+  maxPatternSteps: 50_000_000,
 } as const;

@@ -11,8 +11,10 @@ import { dirname, join } from 'node:path';
 import { SluiceError } from '../errors.ts';
 
 /** What infra/patches/kafkajs.mjs writes into each file it patches (its test checks both agree). */
-export const PATCH_MARKER = 'sluice-patch v1';
-export const PATCHED_FILES = ['src/protocol/recordBatch/record/v0/decoder.js', 'src/protocol/recordBatch/v0/decoder.js'] as const;
+export const PATCH_MARKERS: Readonly<Record<string, string>> = {
+  'src/protocol/recordBatch/record/v0/decoder.js': 'sluice-patch v1',
+  'src/protocol/recordBatch/v0/decoder.js': 'sluice-patch v2',
+};
 
 let checked = false;
 
@@ -20,7 +22,7 @@ let checked = false;
 export function assertKafkajsPatched(): void {
   if (checked) return;
   const dir = dirname(createRequire(import.meta.url).resolve('kafkajs/package.json'));
-  const missing = PATCHED_FILES.filter((f) => !readFileSync(join(dir, f), 'utf8').includes(PATCH_MARKER));
+  const missing = Object.entries(PATCH_MARKERS).filter(([f, marker]) => !readFileSync(join(dir, f), 'utf8').includes(marker)).map(([f]) => f);
   if (missing.length > 0) {
     throw new SluiceError(
       'PREREQUISITE_MISSING',

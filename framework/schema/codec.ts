@@ -4,6 +4,7 @@
  * renders a decoded value as the JSON text the `JSON` event format delivers.
  */
 import { avroCodec } from './avro-codec.ts';
+import { tooCostlyToCompile } from './compile-bounds.ts';
 import { DecodeError } from './decode-error.ts';
 import { jsonSchemaCodec } from './json-schema-codec.ts';
 import { protobufCodec } from './protobuf-codec.ts';
@@ -15,8 +16,10 @@ export interface Codec {
   toJson(value: unknown): string;
 }
 
-/** Throws DecodeError when the schema itself cannot be compiled (the record cannot be decoded with it). */
+/** Throws DecodeError when the schema itself cannot be compiled, or is past what compiling may cost (the record cannot be decoded with it). */
 export function compileCodec(schema: RegisteredSchema, registry: RegistryKind): Codec {
+  const tooCostly = tooCostlyToCompile(schema);
+  if (tooCostly) throw new DecodeError(`the registered ${schema.format} schema is not compiled: ${tooCostly}`);
   try {
     switch (schema.format) {
       case 'AVRO':

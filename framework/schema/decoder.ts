@@ -51,8 +51,12 @@ class RecordFailure extends Error {
 
 /** Distinct schemas looked up at once for one batch, at most. */
 const PARALLEL_LOOKUPS = 8;
-/** Records decoded between two yields to the event loop (heartbeat timers, other partitions). */
+/**
+ * Records decoded between two yields to the event loop (heartbeat timers, other partitions), or
+ * fewer once this many ms went by: a record may cost up to maxPatternSteps of pattern tests.
+ */
 const YIELD_EVERY = 500;
+const YIELD_AFTER_MS = 50;
 
 /** Why a schema id cannot serve, for one batch (not found) or for good (a schema that does not compile). */
 type Unusable = { reason: SchemaFailureReason; detail: string };
@@ -79,8 +83,12 @@ export class RecordDecoder {
     const unusable = await this.lookUp(framed);
     const out: Decoded[] = [];
     const budget = { left: INPUT_BOUNDS.maxDecompressedBytes };
+    let since = performance.now();
     for (const [i, record] of records.entries()) {
-      if (i > 0 && i % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
+      if (i > 0 && (i % YIELD_EVERY === 0 || performance.now() - since > YIELD_AFTER_MS)) {
+        await new Promise((r) => setImmediate(r));
+        since = performance.now();
+      }
       const f = framed[i]!;
       if (isCompressed(f.key) || isCompressed(f.value)) {
         try {
@@ -145,6 +153,8 @@ export class RecordDecoder {
       if (e instanceof SchemaUnusableError) return { reason: 'DESERIALIZATION_ERROR', detail: e.message };
       throw e;
     }
+    // One compile at a time between event-loop turns: several lookups may answer in one turn.
+    await new Promise((r) => setImmediate(r));
     try {
       this.compiled.set(schemaId, { codec: compileCodec(schema, this.o.registry.kind), metadata: { dataFormat: schema.format, schemaId } });
       return undefined;

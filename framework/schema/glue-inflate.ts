@@ -4,13 +4,10 @@
  * can be invoked), a batch's records together to at most maxDecompressedBytes. Past either, or not
  * zlib, the attribute is a FrameError: the record's DESERIALIZATION_ERROR.
  */
-import { promisify } from 'node:util';
-import { inflate as inflateCb } from 'node:zlib';
 import { MAX_PAYLOAD_BYTES } from '../chunking/chunker.ts';
 import { INPUT_BOUNDS } from '../config/input-bounds.ts';
+import { inflateAtMost } from '../kafka/codecs/inflate.ts';
 import { FrameError, type Frame } from './wire.ts';
-
-const inflate = promisify(inflateCb);
 
 export const isCompressed = (f: Frame | FrameError | undefined): f is Frame => f !== undefined && !(f instanceof FrameError) && f.compressed;
 
@@ -27,13 +24,16 @@ export class BatchInflateBudgetSpent extends Error {
 export async function inflateFrame(f: Frame | FrameError | undefined, budget: { left: number }): Promise<Frame | FrameError | undefined> {
   if (!isCompressed(f)) return f;
   const limit = Math.min(MAX_PAYLOAD_BYTES, budget.left);
+  let payload;
   try {
-    const payload = await inflate(f.payload, { maxOutputLength: Math.max(1, limit) });
+    payload = await inflateAtMost('inflate', f.payload, limit);
+  } catch (e) {
+    return new FrameError(`the zlib-compressed payload does not inflate: ${(e as Error).message}`);
+  }
+  if (payload) {
     budget.left -= payload.length;
     return { schemaId: f.schemaId, payload, compressed: false };
-  } catch (e) {
-    if ((e as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') return new FrameError(`the zlib-compressed payload does not inflate: ${(e as Error).message}`);
-    if (limit < MAX_PAYLOAD_BYTES) throw new BatchInflateBudgetSpent(`the batch inflated ${INPUT_BOUNDS.maxDecompressedBytes - budget.left} of its ${INPUT_BOUNDS.maxDecompressedBytes} bytes (maxDecompressedBytes)`);
-    return new FrameError(`the zlib-compressed payload inflates to more than ${MAX_PAYLOAD_BYTES} bytes, Lambda's payload limit`);
   }
+  if (limit < MAX_PAYLOAD_BYTES) throw new BatchInflateBudgetSpent(`the batch inflated ${INPUT_BOUNDS.maxDecompressedBytes - budget.left} of its ${INPUT_BOUNDS.maxDecompressedBytes} bytes (maxDecompressedBytes)`);
+  return new FrameError(`the zlib-compressed payload inflates to more than ${MAX_PAYLOAD_BYTES} bytes, Lambda's payload limit`);
 }

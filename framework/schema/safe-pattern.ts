@@ -1,68 +1,111 @@
 /**
- * Pure: the regular expressions a registered JSON Schema's `pattern` / `patternProperties` may
- * compile to. Ajv runs them with the native RegExp on the poller's thread, where a pattern with a
- * quantified group that holds an unbounded quantifier (`(a+)+`, `(\w*\s?)*`: star height above
- * one, the shape `safe-regex` refuses) backtracks exponentially on a crafted value. Such a pattern,
- * or one longer than MAX_PATTERN_CHARS, makes the schema unusable (DESERIALIZATION_ERROR) instead.
+ * The regular expressions of a registered JSON Schema's `pattern` / `patternProperties`, run by
+ * RE2 (re2js, a pure-JavaScript port) instead of the native RegExp: Ajv runs them on the
+ * poller's thread, where a backtracking engine takes exponential time on a crafted value
+ * (`(a+)+`, `(a|a)*`: 2.6 s for 27 characters). RE2 takes time linear in the value, at most
+ * the pattern's program size per character; `maxPatternSteps` bounds that product over one
+ * record, since a linear cost times a 1 MiB value is still seconds.
+ *
+ * A pattern RE2 cannot run (a backreference, a lookahead or lookbehind), or one longer than
+ * MAX_PATTERN_CHARS, makes the schema uncompilable: its records fail with DESERIALIZATION_ERROR.
+ * A pattern is first compiled by the native RegExp (never run), so one that is not ECMA-262 is
+ * refused as before; `.`, `\s` and `\S` are rewritten to their ECMA-262 meaning (RE2's `.`
+ * matches `\r`, its `\s` is ASCII), except `\S` inside a class, which keeps RE2's ASCII meaning.
  */
+import { RE2JS } from 're2js';
+import { INPUT_BOUNDS } from '../config/input-bounds.ts';
+import { DecodeError } from './decode-error.ts';
+
 export const MAX_PATTERN_CHARS = 1_000;
 
 export class UnsafePattern extends Error {
   override readonly name = 'UnsafePattern';
 }
 
-/** Ajv's `code.regExp`: the native RegExp, for patterns that cannot backtrack exponentially. */
-export const safeRegExp = Object.assign(
-  (pattern: string, flags: string): RegExp => {
-    const why = unsafeBecause(pattern);
-    if (why) throw new UnsafePattern(`the schema's pattern ${JSON.stringify(pattern.slice(0, 80))} ${why}`);
-    return new RegExp(pattern, flags);
-  },
-  { code: 'new RegExp' },
-);
-
-export function unsafeBecause(pattern: string): string | undefined {
-  if (pattern.length > MAX_PATTERN_CHARS) return `is longer than ${MAX_PATTERN_CHARS} characters`;
-  // Per open group: whether it holds an unbounded quantifier.
-  const groups: boolean[] = [];
-  let lastGroupUnbounded = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\') {
-      i++;
-      lastGroupUnbounded = false;
-      continue;
-    }
-    if (c === '[') {
-      while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
-      lastGroupUnbounded = false;
-      continue;
-    }
-    if (c === '(') {
-      groups.push(false);
-      continue;
-    }
-    if (c === ')') {
-      lastGroupUnbounded = groups.pop() ?? false;
-      if (lastGroupUnbounded && groups.length) groups[groups.length - 1] = true;
-      const next = quantifierAt(pattern, i + 1);
-      if (next && lastGroupUnbounded) return 'repeats a group that itself repeats without bound (nested quantifiers backtrack exponentially)';
-      continue;
-    }
-    const q = quantifierAt(pattern, i);
-    if (q === 'unbounded' && groups.length) groups[groups.length - 1] = true;
-    lastGroupUnbounded = false;
-  }
-  return undefined;
+/** What one record's pattern tests may still cost: characters tested times the pattern's program size. */
+export interface PatternBudget {
+  left: number;
 }
 
-/** `*`, `+` or `{n,}` (unbounded), `{n,m}` with m > 1 (repeating), at `i`. */
-function quantifierAt(p: string, i: number): 'unbounded' | 'repeating' | undefined {
-  const c = p[i];
-  if (c === '*' || c === '+') return 'unbounded';
-  if (c !== '{') return undefined;
-  const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i));
-  if (!m) return undefined;
-  if (m[2] !== undefined && m[3] === '') return 'unbounded';
-  return Number(m[3] ?? m[1]) > 1 ? 'repeating' : undefined;
+export interface PatternEngine {
+  (pattern: string, flags: string): { test(s: string): boolean };
+  /** What Ajv's standalone code would call; Sluice generates none, Ajv requires the property. */
+  code: string;
+}
+
+/** Ajv's `code.regExp`: patterns compiled by RE2, each test charged to `budget`. */
+export function linearRegExp(budget: PatternBudget): PatternEngine {
+  const engine = (pattern: string, flags: string) => {
+    const re = compileLinear(pattern, flags);
+    const size = re.programSize();
+    const name = `/${pattern}/${flags}`;
+    return {
+      test(s: string): boolean {
+        budget.left -= s.length * size;
+        if (budget.left < 0) {
+          throw new DecodeError(`testing the record against the schema's patterns would take more than ${INPUT_BOUNDS.maxPatternSteps} steps (maxPatternSteps; characters tested times the pattern's size, here ${JSON.stringify(pattern.slice(0, 80))})`);
+        }
+        return re.test(s);
+      },
+      toString: () => name,
+    };
+  };
+  return Object.assign(engine, { code: 'require("re2js").RE2JS' });
+}
+
+/** The pattern as RE2 runs it, or UnsafePattern saying why it cannot be. */
+export function compileLinear(pattern: string, flags: string): RE2JS {
+  const shown = JSON.stringify(pattern.slice(0, 80));
+  if (pattern.length > MAX_PATTERN_CHARS) throw new UnsafePattern(`the schema's pattern ${shown} is longer than ${MAX_PATTERN_CHARS} characters`);
+  new RegExp(pattern, flags); // an ECMA-262 syntax error is thrown as it is
+  const { rewritten, unsupported } = toRe2Syntax(pattern);
+  if (unsupported) throw new UnsafePattern(`the schema's pattern ${shown} uses ${unsupported}, which has no linear-time match (RE2 refuses it): write the pattern without it`);
+  try {
+    return RE2JS.compile(RE2JS.translateRegExp(rewritten));
+  } catch (e) {
+    throw new UnsafePattern(`the schema's pattern ${shown} cannot run in linear time: ${(e as Error).message}`);
+  }
+}
+
+/** ECMA-262 whitespace (`\s` with the u flag), as a class body. */
+const JS_SPACE = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/**
+ * A pattern the native RegExp accepted, with `.`, `\s`, `\S` spelled out, and what it uses that
+ * RE2 lacks. Valid ECMA-262 with the u flag has `\1`-`\9` and `\k` only as backreferences.
+ */
+function toRe2Syntax(p: string): { rewritten: string; unsupported?: string } {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!;
+    if (c === '\\') {
+      const e = p[i + 1] ?? '';
+      i++;
+      if (/[1-9k]/.test(e)) return { rewritten: p, unsupported: 'a backreference' };
+      if (e === 's') out += inClass ? JS_SPACE : `[${JS_SPACE}]`;
+      else if (e === 'S' && !inClass) out += `[^${JS_SPACE}]`;
+      else out += `\\${e}`;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+    } else if (c === '[') {
+      // In ECMA-262 `[]` matches nothing and `[^]` anything: a `]` there ends the class (translateRegExp spells both for RE2).
+      const empty = p.startsWith('[]', i) ? '[]' : p.startsWith('[^]', i) ? '[^]' : '';
+      if (empty) {
+        out += empty;
+        i += empty.length - 1;
+        continue;
+      }
+      inClass = true;
+    } else if (p.startsWith('(?=', i) || p.startsWith('(?!', i) || p.startsWith('(?<=', i) || p.startsWith('(?<!', i)) {
+      return { rewritten: p, unsupported: 'a lookahead or lookbehind' };
+    } else if (c === '.') {
+      out += '[^\\n\\r\\u2028\\u2029]';
+      continue;
+    }
+    out += c;
+  }
+  return { rewritten: out };
 }

@@ -8,18 +8,19 @@
 //    spreads the whole object once per header (8,000 headers took 11 s on the poller's thread),
 //    and reads `obj[key]` of a plain object, so a header named `constructor`, `toString` or
 //    `__proto__` picked up Object.prototype's members instead of its value.
-// 2. A record batch whose records cannot be decompressed or read (a codec's output bound, corrupt
-//    bytes) no longer throws out of the fetch, which crashed the consumer on the same batch for
+// 2. A record batch whose records cannot be read (a codec's output bound, corrupt bytes, compressed
+//    or not) no longer throws out of the fetch, which crashed the consumer on the same batch for
 //    ever: it becomes one placeholder message at the batch's last offset, carrying `unreadable`
-//    (its first offset and the error), which Sluice sends through the failure policy.
+//    (its first offset and the error), which Sluice sends through the failure policy. kafkajs's
+//    own decodeRecords is kept as it is, renamed readRecords, behind one that catches.
 //
 // It works on the kafkajs that this file resolves (this repository's, or the one beside an
 // installed serverless-sluice), is idempotent, and refuses to touch any other kafkajs version.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
-export const MARKER = 'sluice-patch v1';
+const HEADERS_MARKER = 'sluice-patch v1';
 const VERSION = '2.2.4';
 
 const HEADERS_BEFORE = `  const headers = decoder.readVarIntArray(HeaderDecoder).reduce(
@@ -34,37 +35,22 @@ const HEADERS_BEFORE = `  const headers = decoder.readVarIntArray(HeaderDecoder)
     }),
     {}
   )`;
-const HEADERS_AFTER = `  // ${MARKER}: linear, and a header named constructor or __proto__ is an ordinary header
+const HEADERS_AFTER = `  // ${HEADERS_MARKER}: linear, and a header named constructor or __proto__ is an ordinary header
   const headers = Object.create(null)
   for (const { key, value } of decoder.readVarIntArray(HeaderDecoder)) {
     const seen = headers[key]
     headers[key] = seen === undefined ? value : Array.isArray(seen) ? (seen.push(value), seen) : [seen, value]
   }`;
 
-const BATCH_BEFORE = `  const compressedRecordsBuffer = recordsDecoder.readAll()
-  const decompressedRecordBuffer = await codec.decompress(compressedRecordsBuffer)
-  const decompressedRecordDecoder = new Decoder(decompressedRecordBuffer)
-  const records = new Array(length)
-
-  for (let i = 0; i < length; i++) {
-    records[i] = decodeRecord(decompressedRecordDecoder, recordContext)
-  }
-
-  return records
-}`;
-const BATCH_AFTER = `  const compressedRecordsBuffer = recordsDecoder.readAll()
-  // ${MARKER}: a batch that cannot be read is one placeholder message, not a crashed fetch
+const BATCH_MARKER = 'sluice-patch v2';
+const BATCH_BEFORE = `const decodeRecords = async (codec, recordsDecoder, recordContext) => {
+  if (!codec) {`;
+const BATCH_AFTER = `// ${BATCH_MARKER}: a batch that cannot be read, compressed or not, is one placeholder message, not a crashed fetch
+const decodeRecords = async (codec, recordsDecoder, recordContext) => {
   try {
-    const decompressedRecordBuffer = await codec.decompress(compressedRecordsBuffer)
-    const decompressedRecordDecoder = new Decoder(decompressedRecordBuffer)
-    const records = new Array(length)
-
-    for (let i = 0; i < length; i++) {
-      records[i] = decodeRecord(decompressedRecordDecoder, recordContext)
-    }
-
-    return records
+    return await readRecords(codec, recordsDecoder, recordContext)
   } catch (e) {
+    if (e && e.name === 'KafkaJSPartialMessageError') throw e
     return [unreadableBatch(recordContext, e)]
   }
 }
@@ -80,14 +66,21 @@ const unreadableBatch = (ctx, error) => ({
   isControlRecord: ctx.isControlBatch,
   batchContext: ctx,
   unreadable: { firstOffset: ctx.firstOffset, error: String((error && error.message) || error) },
-})`;
+})
+
+const readRecords = async (codec, recordsDecoder, recordContext) => {
+  if (!codec) {`;
 const BATCH_IMPORT_BEFORE = `const Decoder = require('../../decoder')\n`;
 const BATCH_IMPORT_AFTER = `const Decoder = require('../../decoder')\nconst Long = require('../../../utils/long')\n`;
 
+/** Each file, the marker its patched text holds, and the edits that patch kafkajs's own text. */
 const FILES = [
-  { path: 'src/protocol/recordBatch/record/v0/decoder.js', edits: [[HEADERS_BEFORE, HEADERS_AFTER]] },
-  { path: 'src/protocol/recordBatch/v0/decoder.js', edits: [[BATCH_IMPORT_BEFORE, BATCH_IMPORT_AFTER], [BATCH_BEFORE, BATCH_AFTER]] },
+  { path: 'src/protocol/recordBatch/record/v0/decoder.js', marker: HEADERS_MARKER, edits: [[HEADERS_BEFORE, HEADERS_AFTER]] },
+  { path: 'src/protocol/recordBatch/v0/decoder.js', marker: BATCH_MARKER, edits: [[BATCH_IMPORT_BEFORE, BATCH_IMPORT_AFTER], [BATCH_BEFORE, BATCH_AFTER]] },
 ];
+
+/** Per patched file, the marker a start-up check looks for. */
+export const MARKERS = Object.fromEntries(FILES.map((f) => [f.path, f.marker]));
 
 /** The kafkajs directory `from` resolves (a file path or URL). */
 export function kafkajsDir(from = import.meta.url) {
@@ -96,7 +89,7 @@ export function kafkajsDir(from = import.meta.url) {
 
 /** The files of kafkajs still to patch (none: it is patched). */
 export function unpatched(dir = kafkajsDir()) {
-  return FILES.filter((f) => !readFileSync(join(dir, f.path), 'utf8').includes(MARKER)).map((f) => f.path);
+  return FILES.filter((f) => !readFileSync(join(dir, f.path), 'utf8').includes(f.marker)).map((f) => f.path);
 }
 
 export function applyPatch(dir = kafkajsDir()) {
@@ -105,16 +98,38 @@ export function applyPatch(dir = kafkajsDir()) {
   const changed = [];
   for (const f of FILES) {
     const file = join(dir, f.path);
-    let text = readFileSync(file, 'utf8');
-    if (text.includes(MARKER)) continue;
+    const read = readFileSync(file, 'utf8');
+    if (read.includes(f.marker)) continue;
+    let text = undoV1(read);
     for (const [before, after] of f.edits) {
       if (!text.includes(before)) throw new Error(`sluice: ${file} does not hold the text this patch replaces; reinstall kafkajs@${VERSION} (rm -rf node_modules/kafkajs && npm install)`);
       text = text.replace(before, () => after);
     }
-    writeFileSync(file, text);
+    writeBeside(file, text);
     changed.push(f.path);
   }
   return changed;
+}
+
+/**
+ * Replaces `file` by writing a new file beside it and renaming it over: package managers that
+ * hardlink node_modules into a shared store (pnpm) would see an in-place write in every project.
+ */
+function writeBeside(file, text) {
+  const temp = join(dirname(file), `.${basename(file)}.sluice-${process.pid}.tmp`);
+  writeFileSync(temp, text, { mode: statSync(file).mode });
+  renameSync(temp, file);
+}
+
+/**
+ * The batch decoder as kafkajs wrote it, from one patched by sluice-patch v1 (whose try held only
+ * the compressed branch): the try's body, dedented, and no placeholder builder or Long import.
+ */
+function undoV1(text) {
+  if (!text.includes('// sluice-patch v1: a batch')) return text;
+  return text
+    .replace(/  \/\/ sluice-patch v1: a batch[^\n]*\n  try \{\n([\s\S]*?)\n  \} catch \(e\) \{\n[^\n]*\n  \}\n\}\n\nconst unreadableBatch = [\s\S]*?\n\}\)\n/, (_, body) => `${body.replace(/^  /gm, '')}\n}\n`)
+    .replace(BATCH_IMPORT_AFTER, BATCH_IMPORT_BEFORE);
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {

@@ -11,12 +11,13 @@
  * turns the refusal into one unreadable placeholder record (BatchUnreadable), not a crashed fetch.
  */
 import { promisify } from 'node:util';
-import { gzip as gzipCb, unzip as unzipCb } from 'node:zlib';
+import { gzip as gzipCb } from 'node:zlib';
 import { compress as zstdCompress, decompress as zstdDecompress } from '@mongodb-js/zstd';
 import kafkajs from 'kafkajs';
 import { compressFrameSync, decompressFrame } from 'lz4-napi';
 import { compressSync as snappyCompress, uncompressSync as snappyUncompress } from 'snappy';
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
+import { inflateAtMost } from './inflate.ts';
 import { checkBound, DecompressionBoundError, lz4OutputBound, snappyBlockLength, zstdOutputBound } from './output-bound.ts';
 import { decodeSnappyPayload, encodeSnappyPayload } from './snappy-framing.ts';
 
@@ -27,7 +28,6 @@ interface Codec {
 }
 
 const gzip = promisify(gzipCb);
-const unzip = promisify(unzipCb);
 
 /** What was decompressed, checked once more against the limit (the framing said it would fit). */
 function checked(codec: string, out: Buffer, limit: number): Buffer {
@@ -41,12 +41,9 @@ export function boundedCodecs(limit: number) {
     gzip: {
       compress: async ({ buffer }) => gzip(buffer),
       decompress: async (buffer) => {
-        try {
-          return await unzip(buffer, { maxOutputLength: limit });
-        } catch (e) {
-          if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new DecompressionBoundError(`the gzip payload decompresses to more than ${limit} bytes (maxDecompressedBytes)`);
-          throw e;
-        }
+        const out = await inflateAtMost('unzip', buffer, limit);
+        if (!out) throw new DecompressionBoundError(`the gzip payload decompresses to more than ${limit} bytes (maxDecompressedBytes)`);
+        return out;
       },
     },
     snappy: {

@@ -4,8 +4,8 @@
  * or sent to the destination with a reason). The trigger filters on `{ value: { keep: [true] } }`.
  */
 import fc from 'fast-check';
+import type { Fate } from './tier.ts';
 
-export type Fate = 'invoked' | 'filtered' | `destination:${string}`;
 export type Codec = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 export interface HostileRecord {
   value: Buffer | null;

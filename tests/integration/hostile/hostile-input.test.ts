@@ -7,52 +7,13 @@
  * reason, the poller's event loop is never blocked longer than a heartbeat interval, and its RSS
  * stays under RSS_BOUND.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import kafkajs from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FAILURE_HEADERS } from '../../../framework/failure/failed-record.ts';
-import { failurePolicy, recordsOf, startRecorder, type Harness } from '../../support/harness.ts';
-import { deleteTopic, kafka, offsets, readTopic, uniqueName, waitFor } from '../../support/kafka.ts';
-import { hostileBatches, type Codec, type Fate, type HostileBatch } from './generate.ts';
+import type { Harness } from '../../support/harness.ts';
+import { deleteTopic, uniqueName } from '../../support/kafka.ts';
+import { hostileBatches } from './generate.ts';
+import { createTopics, describeCounts, HEARTBEAT_INTERVAL_MS, produceAll, RSS_BOUND, runToEnd } from './tier.ts';
 
-/** The poller process's resident memory may not pass this while it works through the hostile input. */
-const RSS_BOUND = 1024 ** 3;
-const HEARTBEAT_INTERVAL_MS = 3_000;
 const PARTITIONS = 2;
-const { CompressionTypes } = kafkajs;
-const COMPRESSION: Record<Codec, number> = { none: CompressionTypes.None, gzip: CompressionTypes.GZIP, snappy: CompressionTypes.Snappy, lz4: CompressionTypes.LZ4, zstd: CompressionTypes.ZSTD };
-
-async function createTopics(topics: Array<[string, number]>): Promise<void> {
-  const admin = kafka().admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({ waitForLeaders: true, topics: topics.map(([topic, maxMessageBytes]) => ({ topic, numPartitions: PARTITIONS, configEntries: [{ name: 'max.message.bytes', value: String(maxMessageBytes) }] })) });
-  } finally {
-    await admin.disconnect();
-  }
-}
-
-/** Produces each batch as one request (one record batch), and returns what must become of each offset: `partition:offset` -> fate. */
-async function produceAll(topic: string, batches: HostileBatch[]): Promise<Map<string, { fate: Fate; kind: string }>> {
-  const producer = kafka().producer({ allowAutoTopicCreation: false });
-  await producer.connect();
-  const expected = new Map<string, { fate: Fate; kind: string }>();
-  try {
-    for (const [i, b] of batches.entries()) {
-      const partition = i % PARTITIONS;
-      const messages = b.records.map((r) => {
-        const headers: Record<string, Buffer[]> = Object.create(null);
-        for (const [name, value] of r.headers ?? []) (headers[name] ??= []).push(value);
-        return { partition, value: r.value, headers };
-      });
-      const [meta] = await producer.send({ topic, compression: COMPRESSION[b.codec], acks: -1, messages });
-      b.records.forEach((r, j) => expected.set(`${partition}:${Number(meta!.baseOffset) + j}`, { fate: r.fate, kind: `${b.kind}/${b.codec}` }));
-    }
-  } finally {
-    await producer.disconnect();
-  }
-  return expected;
-}
 
 describe('hostile input', () => {
   const topics: string[] = [];
@@ -67,61 +28,18 @@ describe('hostile input', () => {
     const batches = hostileBatches(seed);
     const kinds = new Map<string, number>();
     for (const b of batches) kinds.set(`${b.kind}/${b.codec}`, (kinds.get(`${b.kind}/${b.codec}`) ?? 0) + b.records.length);
-    console.log(`[hostile] seed ${seed}: ${batches.length} batches, ${batches.reduce((n, b) => n + b.records.length, 0)} records: ${[...kinds].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    console.log(`[hostile] seed ${seed}: ${batches.length} batches, ${batches.reduce((n, b) => n + b.records.length, 0)} records: ${describeCounts(kinds)}`);
 
     const topic = uniqueName('hostile');
     const failed = `${topic}-failed`;
     topics.push(topic, failed);
-    await createTopics([[topic, 8 * 1024 * 1024], [failed, 16 * 1024 * 1024]]);
-    const expected = await produceAll(topic, batches);
+    await createTopics([[topic, 8 * 1024 * 1024], [failed, 16 * 1024 * 1024]], PARTITIONS);
+    const expected = await produceAll(topic, batches, PARTITIONS);
 
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    let rss = 0;
-    const sampler = setInterval(() => (rss = Math.max(rss, process.memoryUsage().rss)), 50);
-    loop.enable();
-    const stopped: unknown[] = [];
-    const sent = new Map<string, string>();
-    try {
-      h = await startRecorder({
-        topic, batchSize: 50, heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS, filterPatterns: [{ value: { keep: [true] } }],
-        failure: failurePolicy({ maximumRetryAttempts: 2, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } }),
-      });
-      h.events.on('trigger.consumer_stopped', (e) => stopped.push(e.error));
-      h.events.on('poller.sent_to_destination', (e) => e.offsets.forEach((o) => sent.set(`${e.partition}:${o}`, e.reason)));
-      const ends = await kafkaEnds(topic);
-      await waitFor('every partition committed to its end', async () => (await offsets(h!.trigger.consumerGroupId, topic)).every((p) => p.committed === ends[p.partition]), 150_000, 500);
-    } finally {
-      loop.disable();
-      clearInterval(sampler);
-    }
-    const blockedMs = loop.max / 1e6;
-    console.log(`[hostile] worst event-loop delay ${blockedMs.toFixed(0)} ms (p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms); peak RSS ${(rss / 1024 ** 2).toFixed(0)} MiB; consumer restarts ${stopped.length}`);
-
-    const invoked = new Set(h!.seen().flatMap(recordsOf).map((r) => `${r.partition}:${r.offset}`));
-    const inDestination = new Map((await readTopic(failed, sent.size, 60_000)).map((r) => [`${r.headers[FAILURE_HEADERS.partition]}:${r.headers[FAILURE_HEADERS.offset]}`, String(r.headers[FAILURE_HEADERS.reason])]));
-    const fates = new Map<string, number>();
-    const wrong: string[] = [];
-    for (const [at, { fate, kind }] of expected) {
-      const got: Fate = invoked.has(at) ? 'invoked' : inDestination.has(at) ? `destination:${inDestination.get(at)}` : 'filtered';
-      fates.set(`${kind} -> ${got}`, (fates.get(`${kind} -> ${got}`) ?? 0) + 1);
-      if (got !== fate) wrong.push(`${at} (${kind}): expected ${fate}, got ${got}`);
-    }
-    console.log(`[hostile] outcomes: ${[...fates].sort().map(([k, n]) => `${k}: ${n}`).join('; ')}`);
-    expect(stopped).toEqual([]);
-    expect(wrong).toEqual([]);
-    expect(blockedMs).toBeLessThan(HEARTBEAT_INTERVAL_MS);
-    expect(rss).toBeLessThan(RSS_BOUND);
+    const run = await runToEnd({ label: 'hostile', topic, failed, expected, trigger: { batchSize: 50 }, started: (started) => (h = started) });
+    expect(run.stopped).toEqual([]);
+    expect(run.wrong).toEqual([]);
+    expect(run.blockedMs).toBeLessThan(HEARTBEAT_INTERVAL_MS);
+    expect(run.rss).toBeLessThan(RSS_BOUND);
   });
 });
-
-async function kafkaEnds(topic: string): Promise<number[]> {
-  const admin = kafka().admin();
-  await admin.connect();
-  try {
-    const ends: number[] = [];
-    for (const p of await admin.fetchTopicOffsets(topic)) ends[p.partition] = Number(p.high);
-    return ends;
-  } finally {
-    await admin.disconnect();
-  }
-}
