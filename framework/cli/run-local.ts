@@ -54,6 +54,23 @@ export function selectTriggers(service: ServiceSpec, functionFilter?: string): T
   );
 }
 
+/** How long `ready.` waits for every trigger's first join before it is printed anyway, with a warning. */
+const JOIN_WAIT_MS = 30_000;
+
+/** Which triggers' groups have a member that joined, from the poller's events. */
+function joinsOf(events: Instrumentation, triggers: TriggerSpec[]) {
+  const pending = new Set(triggers.map((t) => t.consumerGroupId));
+  events.on('group.join', (e) => pending.delete(e.groupId));
+  return {
+    /** Resolves with the groups still without a member after `ms` (or sooner, once none is left or `stop()` says so). */
+    async within(ms: number, stop: () => boolean): Promise<string[]> {
+      const deadline = Date.now() + ms;
+      while (pending.size > 0 && Date.now() < deadline && !stop()) await new Promise((r) => setTimeout(r, 50));
+      return [...pending];
+    },
+  };
+}
+
 export function runLocal(o: RunLocalOptions): LocalRun {
   const { service, logger } = o;
   const write = o.write ?? ((line: string) => process.stdout.write(line + '\n'));
@@ -89,6 +106,7 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     if (stopping) return;
     const events = new Instrumentation();
     attachTerminalView(events, write);
+    const joined = joinsOf(events, triggers);
     running = await runService({
       triggers,
       ...(broker ? { defaultBrokers: [broker.bootstrap], createTopics: { partitions: o.partitions ?? 3 } } : {}),
@@ -100,6 +118,10 @@ export function runLocal(o: RunLocalOptions): LocalRun {
       logger.info(`polling ${t.topic} for ${t.functionName}`, { group: t.consumerGroupId, brokers: (t.bootstrapServers ?? [broker?.bootstrap]).join(','), batchSize: t.batchSize });
     }
     if (running.httpUrl) logger.info(`health: ${running.httpUrl}/healthz  readiness: ${running.httpUrl}/readyz`);
+    // `ready.` means consuming: every trigger's member has joined its group (a restart before that included).
+    const waiting = await joined.within(JOIN_WAIT_MS, () => stopping !== undefined);
+    if (stopping) return;
+    if (waiting.length) logger.warn(`not in its group yet after ${JOIN_WAIT_MS / 1000} s: ${waiting.join(', ')}; it keeps trying, and /readyz says when it is`);
     const hint = o.produceHint ?? ((topic: string, sample: string) => `npm run produce -- ${topic} ${sample}`);
     logger.info(`ready. Send records with: ${hint(triggers[0]!.topic, `'{"hello":"world"}'`)}   (Ctrl-C stops)`);
   };

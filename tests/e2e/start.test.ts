@@ -30,6 +30,10 @@ describe('npm start', () => {
     start = runCli('framework/cli/start.ts', [], { env });
     await start.waitForOutput(/ready\. Send records with/, 120_000);
     expect(start.output()).toMatch(/created topic.*topic=orders/);
+    // `ready.` means consuming: both triggers' members joined their groups first.
+    const before = start.output().slice(0, start.output().indexOf('ready.'));
+    expect(before).toMatch(/group orders-processor: joined/);
+    expect(before).toMatch(/group sluice-sluice-example-payments: joined/);
 
     const sent = runCli('framework/cli/produce.ts', ['orders', '{"id":1}', '{"id":2}', '{"id":3}'], { env });
     expect(await sent.exited).toBe(0);
