@@ -22,7 +22,11 @@ export function batchResponse(failed: Iterable<RecordId>): KafkaBatchResponse {
 /**
  * Runs `handle` for each record, partition by partition in offset order, and reports the
  * first failure of each partition: the poller retries from there, so later records of that
- * partition are not attempted in this invocation.
+ * partition are not attempted in this invocation. A record's error is printed with its stack
+ * (`console.error`, so CloudWatch on AWS and the terminal locally show it): a batch response has
+ * no room for it, and the poller knows only which offset failed. Its trigger must set
+ * `functionResponseType: ReportBatchItemFailures`, or the response is ignored (as on AWS) and the
+ * failed records count as done: the poller warns when that happens.
  */
 export async function eachRecord(event: SelfManagedKafkaEvent, handle: (record: SelfManagedKafkaRecord) => Promise<void>): Promise<KafkaBatchResponse> {
   const failed: RecordId[] = [];
@@ -30,7 +34,8 @@ export async function eachRecord(event: SelfManagedKafkaEvent, handle: (record: 
     for (const record of records) {
       try {
         await handle(record);
-      } catch {
+      } catch (e) {
+        console.error(`record ${record.topic}-${record.partition}@${record.offset} failed:`, e);
         failed.push(record);
         break;
       }

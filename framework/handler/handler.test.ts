@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SelfManagedKafkaEvent } from 'aws-lambda';
 import { buildEvent } from '../event/build-event.ts';
 import { readBatchResponse } from '../event/batch-response.ts';
@@ -34,5 +34,18 @@ describe('handler helpers', () => {
     });
     expect(seen).toEqual([4, 5]);
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: { partition: 'orders-1', offset: 5 } }]);
+  });
+
+  it("eachRecord prints a record's error with its stack, which the response has no room for", async () => {
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const boom = new Error('no stock for k5');
+      await eachRecord(event([record(5, 2)]), async () => {
+        throw boom;
+      });
+      expect(printed).toHaveBeenCalledWith('record orders-1@5 failed:', boom);
+    } finally {
+      printed.mockRestore();
+    }
   });
 });

@@ -43,7 +43,8 @@ export interface SluiceEvents {
   'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused'; error?: string };
   'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number; durationMs: number };
   /** `notInvoked`: the function was never reached; this retry costs no attempt. */
-  'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number; notInvoked?: true };
+  /** `untilSuccess`: the policy retries without end (no maximumRetryAttempts, no record age): only success moves the partition on. */
+  'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number; notInvoked?: true; untilSuccess?: true };
   'poller.heartbeat': { groupId: string; ok: boolean };
 }
 

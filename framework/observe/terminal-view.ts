@@ -4,10 +4,14 @@
  */
 import type { Instrumentation } from './events.ts';
 
+/** Failed attempts of one record before the hint about endless retries is shown. */
+const HINT_AFTER_ATTEMPTS = 3;
+
 export function attachTerminalView(events: Instrumentation, write: (line: string) => void = (l) => process.stdout.write(l + '\n')): () => void {
   const time = () => new Date().toISOString().slice(11, 23);
   const line = (s: string) => write(`${time()} ${s}`);
   const offsets = (a: number, b: number) => (a === b ? `offset ${a}` : `offsets ${a}–${b}`);
+  const hinted = new Set<string>();
   const off = [
     events.on('group.join', (e) => {
       const parts = Object.entries(e.assignment).map(([t, ps]) => `${t}[${ps.join(',')}]`).join(' ') || 'no partitions';
@@ -31,9 +35,17 @@ export function attachTerminalView(events: Instrumentation, write: (line: string
       line(e.ok ? `✓ ${e.functionName} ${e.topic}-${e.partition} ${e.count} ok in ${e.durationMs} ms` : `✗ ${e.functionName} ${e.topic}-${e.partition} failed in ${e.durationMs} ms: ${e.error}${stackLines(e.stack)}`),
     ),
     events.on('poller.commit', (e) => line(`  committed ${e.topic}-${e.partition} @ ${e.offset}`)),
-    events.on('poller.retry_scheduled', (e) =>
-      line(`↻ ${e.functionName} ${e.topic}-${e.partition} retries offset ${e.offset} in ${(e.delayMs / 1000).toFixed(1)} s${e.notInvoked ? ' (the function was not reached: no attempt spent)' : ''}`),
-    ),
+    events.on('poller.retry_scheduled', (e) => {
+      line(`↻ ${e.functionName} ${e.topic}-${e.partition} retries offset ${e.offset} in ${(e.delayMs / 1000).toFixed(1)} s${e.notInvoked ? ' (the function was not reached: no attempt spent)' : ''}`);
+      // Once per function: a record that keeps failing holds its partition for good under AWS's defaults.
+      if (e.untilSuccess && e.attempt >= HINT_AFTER_ATTEMPTS && !hinted.has(e.functionName)) {
+        hinted.add(e.functionName);
+        write(
+          `  hint: ${e.functionName} retries a failing record until it succeeds (maximumRetryAttempts -1 and no maximumRecordAgeInSeconds, AWS's defaults), ` +
+            'so its partition waits meanwhile. To move past a record that keeps failing, set maximumRetryAttempts (e.g. 2) and destinationConfig.onFailure.destination (e.g. kafka://<topic>-failed).',
+        );
+      }
+    }),
   ];
   return () => off.forEach((f) => f());
 }

@@ -150,7 +150,9 @@ export class BatchProcessor {
       this.o.logger.error('invocation failed; the records will be retried, the partition waits', {
         partition: batch.partition, offsets: `${from}-${failed[failed.length - 1]!.offset}`, attempt: attempts, retryInMs: decision.delayMs, error,
       });
-      this.o.events.emit('poller.retry_scheduled', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: from, attempt: attempts, delayMs: decision.delayMs });
+      const { maximumRetryAttempts, maximumRecordAgeMs } = this.o.trigger.failure;
+      const untilSuccess = maximumRetryAttempts < 0 && maximumRecordAgeMs === undefined ? { untilSuccess: true as const } : {};
+      this.o.events.emit('poller.retry_scheduled', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: from, attempt: attempts, delayMs: decision.delayMs, ...untilSuccess });
       batch.pauseFor(decision.delayMs);
       return;
     }

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { Instrumentation } from './events.ts';
+import { attachTerminalView } from './terminal-view.ts';
+
+const retry = (attempt: number, untilSuccess: boolean) => ({
+  functionName: 'orders', topic: 'orders', partition: 0, offset: 4, attempt, delayMs: 500, ...(untilSuccess ? { untilSuccess: true as const } : {}),
+});
+
+describe('the terminal view', () => {
+  it('suggests a retry limit and a destination once, when a record keeps failing under endless retries', () => {
+    const events = new Instrumentation();
+    const lines: string[] = [];
+    attachTerminalView(events, (l) => lines.push(l));
+    for (let attempt = 1; attempt <= 5; attempt++) events.emit('poller.retry_scheduled', retry(attempt, true));
+    const hints = lines.filter((l) => l.includes('hint:'));
+    expect(hints).toHaveLength(1);
+    expect(lines.indexOf(hints[0]!)).toBe(3); // after the third ↻ line
+    expect(hints[0]).toContain('set maximumRetryAttempts (e.g. 2) and destinationConfig.onFailure.destination');
+  });
+
+  it('says nothing of the kind when the policy ends the retries', () => {
+    const events = new Instrumentation();
+    const lines: string[] = [];
+    attachTerminalView(events, (l) => lines.push(l));
+    for (let attempt = 1; attempt <= 5; attempt++) events.emit('poller.retry_scheduled', retry(attempt, false));
+    expect(lines.filter((l) => l.includes('hint:'))).toEqual([]);
+    expect(lines).toHaveLength(5);
+  });
+});
