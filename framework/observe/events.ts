@@ -23,7 +23,7 @@ export interface SluiceEvents {
   /** `highWatermark`: the partition's log end as the fetch saw it. */
   'poller.batch_received': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; lag: number; highWatermark: number };
   'poller.chunk_start': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number };
-  'poller.chunk_end': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number; ok: boolean; durationMs: number; error?: string; kind?: InvokeFailureKind; /** The handler's stack, source-mapped to its sources, when it threw. */ stack?: string };
+  'poller.chunk_end': { functionName: string; topic: string; partition: number; count: number; firstOffset: number; lastOffset: number; attempt: number; bytes: number; fetchedAt: number; ok: boolean; durationMs: number; /** The function answered, naming this offset as the first it failed (ReportBatchItemFailures). */ reportedFailedFrom?: number; error?: string; kind?: InvokeFailureKind; /** The handler's stack, source-mapped to its sources, when it threw. */ stack?: string };
   /** The next chunk would not end inside the poll interval: back to the group first. */
   'poller.budget_exhausted': { functionName: string; topic: string; partition: number; nextOffset: number; elapsedMs: number; timeoutMs: number; maxPollIntervalMs: number };
   /** A failing set split in two (bisectBatchOnFunctionError). */

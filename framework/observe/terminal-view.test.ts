@@ -26,4 +26,15 @@ describe('the terminal view', () => {
     expect(lines.filter((l) => l.includes('hint:'))).toEqual([]);
     expect(lines).toHaveLength(5);
   });
+
+  it('shows a partial batch response as partly done, not as ok', () => {
+    const events = new Instrumentation();
+    const lines: string[] = [];
+    attachTerminalView(events, (l) => lines.push(l));
+    const base = { functionName: 'orders', topic: 'orders', partition: 1, count: 5, firstOffset: 10, lastOffset: 14, attempt: 1, bytes: 50, fetchedAt: 0, ok: true, durationMs: 7 };
+    events.emit('poller.chunk_end', { ...base, reportedFailedFrom: 12 });
+    events.emit('poller.chunk_end', base);
+    expect(lines[0]).toMatch(/◐ orders orders-1 answered in 7 ms, reporting offset 12 as failed: offsets 10–11 done, the failure policy takes it from there$/);
+    expect(lines[1]).toMatch(/✓ orders orders-1 5 ok in 7 ms$/);
+  });
 });

@@ -32,7 +32,13 @@ export function attachTerminalView(events: Instrumentation, write: (line: string
       line(`▸ ${e.functionName} ← ${e.topic}-${e.partition} ${e.count} record${e.count === 1 ? '' : 's'}, ${offsets(e.firstOffset, e.lastOffset)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`),
     ),
     events.on('poller.chunk_end', (e) =>
-      line(e.ok ? `✓ ${e.functionName} ${e.topic}-${e.partition} ${e.count} ok in ${e.durationMs} ms` : `✗ ${e.functionName} ${e.topic}-${e.partition} failed in ${e.durationMs} ms: ${e.error}${stackLines(e.stack)}`),
+      line(
+        !e.ok
+          ? `✗ ${e.functionName} ${e.topic}-${e.partition} failed in ${e.durationMs} ms: ${e.error}${stackLines(e.stack)}`
+          : e.reportedFailedFrom !== undefined
+            ? `◐ ${e.functionName} ${e.topic}-${e.partition} answered in ${e.durationMs} ms, reporting offset ${e.reportedFailedFrom} as failed: ${e.reportedFailedFrom > e.firstOffset ? `${offsets(e.firstOffset, e.reportedFailedFrom - 1)} done, ` : ''}the failure policy takes it from there`
+            : `✓ ${e.functionName} ${e.topic}-${e.partition} ${e.count} ok in ${e.durationMs} ms`,
+      ),
     ),
     events.on('poller.commit', (e) => line(`  committed ${e.topic}-${e.partition} @ ${e.offset}`)),
     events.on('poller.retry_scheduled', (e) => {

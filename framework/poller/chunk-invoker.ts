@@ -4,6 +4,7 @@
  * and reports the chunk's start and end.
  */
 import type { TriggerSpec } from '../config/types.ts';
+import { readBatchResponse } from '../event/batch-response.ts';
 import type { EventSource } from '../event/build-event.ts';
 import type { Invoker, InvokeResult } from '../invoke/types.ts';
 import type { PartitionBatch } from '../kafka/group-member.ts';
@@ -32,7 +33,10 @@ export class ChunkInvoker {
     const result = await withHeartbeats(batch, this.heartbeatIntervalMs, this.logger, () =>
       this.invoker.invoke({ functionName: this.trigger.functionName, records: chunk, source: this.source, timeoutMs: this.trigger.timeoutMs }),
     );
-    this.events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, ...(result.ok ? {} : { error: result.error.message, kind: result.error.kind, ...(result.error.stack ? { stack: result.error.stack } : {}) }) });
+    // With partial batch responses, an answer may name failed records: the chunk is not all ok.
+    const reported = result.ok && this.trigger.failure.reportBatchItemFailures ? readBatchResponse(result.payload, chunk) : undefined;
+    const partly = reported?.ok && reported.failedFrom !== undefined ? { reportedFailedFrom: reported.failedFrom } : {};
+    this.events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, ...partly, ...(result.ok ? {} : { error: result.error.message, kind: result.error.kind, ...(result.error.stack ? { stack: result.error.stack } : {}) }) });
     return result;
   }
 }
