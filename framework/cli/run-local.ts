@@ -105,7 +105,7 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     registry = await localRegistryFor(triggers, (line) => logger.info(line));
     if (stopping) return;
     const events = new Instrumentation();
-    attachTerminalView(events, write);
+    attachTerminalView(events, write, (o.env ?? process.env).SLUICE_LOG_FORMAT === 'json' ? 'json' : 'text');
     const joined = joinsOf(events, triggers);
     running = await runService({
       triggers,

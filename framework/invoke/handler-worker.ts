@@ -6,9 +6,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { SluiceError } from '../errors.ts';
-import type { FromWorker, ToWorker } from './worker-protocol.ts';
+import type { FromWorker, ToWorker, WorkerLog } from './worker-protocol.ts';
 import { packRecords } from './record-transfer.ts';
 import type { InvokeError, InvokeRequest, InvokeResult } from './types.ts';
 
@@ -20,6 +19,8 @@ export interface FunctionRuntime {
   memorySizeMb: number;
   region: string;
   env: Record<string, string>;
+  /** How handler output is printed (default text). */
+  logFormat?: 'text' | 'json';
 }
 
 interface Pending {
@@ -37,6 +38,7 @@ export class HandlerWorker {
   readonly ready: Promise<void>;
   private readonly worker: Worker;
   private pending: Pending | undefined;
+  private readonly print: (level: WorkerLog['level'], text: string, id?: number) => void;
   private loaded = false;
   private dead = false;
 
@@ -51,8 +53,10 @@ export class HandlerWorker {
       stderr: true,
       resourceLimits: { maxOldGenerationSizeMb: Math.max(64, runtime.memorySizeMb) },
     });
-    prefixLines(this.worker.stdout, `[${runtime.functionName}]`, output);
-    prefixLines(this.worker.stderr, `[${runtime.functionName}]`, output);
+    this.print = handlerLines(runtime, output, () => this.pending);
+    // What bypasses console (process.stdout.write, a module's output while it loads).
+    createInterface({ input: this.worker.stdout, crlfDelay: Infinity }).on('line', (line) => this.print('log', line));
+    createInterface({ input: this.worker.stderr, crlfDelay: Infinity }).on('line', (line) => this.print('error', line));
 
     this.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (m: FromWorker) => {
@@ -64,7 +68,8 @@ export class HandlerWorker {
           void this.worker.terminate();
           reject(new SluiceError('HANDLER_NOT_FOUND', `functions.${runtime.functionName}.handler: ${m.message}`));
           this.fail({ kind: 'error', name: 'Runtime.ImportModuleError', message: m.message });
-        } else if (m.type === 'result') this.settle(m.id, m.ok ? { ok: true, payload: m.payload } : { ok: false, error: m.error });
+        } else if (m.type === 'log') this.print(m.level, m.text, m.id);
+        else if (m.type === 'result') this.settle(m.id, m.ok ? { ok: true, payload: m.payload } : { ok: false, error: m.error });
       };
       this.worker.on('message', onMessage);
       this.worker.on('error', (e) => {
@@ -145,6 +150,19 @@ export class HandlerWorker {
   }
 }
 
-function prefixLines(stream: Readable, prefix: string, output: (line: string) => void): void {
-  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => output(`${prefix} ${line}`));
+/**
+ * How a handler's output is printed: `[function] line` per line, or with SLUICE_LOG_FORMAT=json
+ * one object per call with the time, level, function and the request id of its invocation (the
+ * fields Lambda's own log lines carry).
+ */
+function handlerLines(runtime: FunctionRuntime, output: (line: string) => void, pending: () => Pending | undefined): (level: WorkerLog['level'], text: string, id?: number) => void {
+  return (level, text, id) => {
+    if (runtime.logFormat !== 'json') {
+      for (const line of text.split('\n')) output(`[${runtime.functionName}] ${line}`);
+      return;
+    }
+    const p = pending();
+    const requestId = p && (id === undefined || id === p.id) ? p.requestId : undefined;
+    output(JSON.stringify({ time: new Date().toISOString(), level: level === 'log' ? 'info' : level, function: runtime.functionName, ...(requestId ? { requestId } : {}), message: text }));
+  };
 }

@@ -39,6 +39,8 @@ export interface LocalInvokerOptions {
   env?: NodeJS.ProcessEnv;
   /** Reload a function when its sources change (`npm start`; `--no-watch` turns it off). */
   watch?: boolean;
+  /** How handler output is printed (default: SLUICE_LOG_FORMAT of `env`, else text). */
+  logFormat?: 'text' | 'json';
 }
 
 export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
@@ -46,6 +48,7 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
   const idle = new Map<string, Set<HandlerWorker>>();
   const all = new Set<HandlerWorker>();
   const output = o.output ?? ((line: string) => process.stdout.write(line + '\n'));
+  const logFormat = o.logFormat ?? ((o.env ?? process.env).SLUICE_LOG_FORMAT === 'json' ? 'json' : 'text');
   const inputs = new Map<string, string[]>();
   let version = 0;
   let watcher: SourceWatch | undefined;
@@ -67,7 +70,7 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
     inputs.set(fn.functionName, bundle.inputs);
     const lambdaName = `${o.service}-${o.stage}-${fn.functionName}`;
     return {
-      functionName: fn.functionName, lambdaName, bundle: bundle.file, memorySizeMb: fn.memorySizeMb, region: o.region,
+      functionName: fn.functionName, lambdaName, bundle: bundle.file, memorySizeMb: fn.memorySizeMb, region: o.region, logFormat,
       env: handlerEnvironment(o.env ?? process.env, fn.environment, { lambdaName, memorySizeMb: fn.memorySizeMb, region: o.region, taskRoot: o.rootDir, handler: fn.handler }),
     };
   };

@@ -3,6 +3,7 @@
  * Lambda-like runtime. It loads the handler once (module state survives between invocations,
  * as in a warm Lambda), builds a `context`, and returns results as JSON, as Lambda does.
  */
+import { format } from 'node:util';
 import { parentPort } from 'node:worker_threads';
 import { buildEvent } from '../event/build-event.ts';
 import { unpackRecords } from './record-transfer.ts';
@@ -31,7 +32,14 @@ export function serve(module: Record<string, unknown>, exportName: string, sourc
   }
   const handler = candidate as Handler;
 
+  // The handler's console goes over the port its result takes, so its lines come before the
+  // outcome, each tagged with the invocation it belongs to (one runs at a time in a worker).
+  let current: number | undefined;
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    console[level] = (...args: unknown[]) => post({ type: 'log', ...(current !== undefined ? { id: current } : {}), level, text: format(...args) });
+  }
   port.on('message', (message: ToWorker) => {
+    current = message.id;
     void run(handler, message).then(post);
   });
   post({ type: 'ready' });

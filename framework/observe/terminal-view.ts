@@ -2,12 +2,23 @@
  * What `npm start` shows: one line per group change, chunk and commit, so a developer sees
  * records flow. It only listens to instrumentation events; the poller knows nothing of it.
  */
-import type { Instrumentation } from './events.ts';
+import type { Instrumentation, SluiceEvents } from './events.ts';
 
 /** Failed attempts of one record before the hint about endless retries is shown. */
 const HINT_AFTER_ATTEMPTS = 3;
 
-export function attachTerminalView(events: Instrumentation, write: (line: string) => void = (l) => process.stdout.write(l + '\n')): () => void {
+/** What the view shows, as events: with SLUICE_LOG_FORMAT=json each is one JSON object, the event's own fields. */
+const SHOWN = [
+  'group.join', 'group.rebalance_detected', 'group.rebalanced', 'poller.budget_exhausted', 'poller.bisected', 'poller.sent_to_destination',
+  'poller.destination_failed', 'poller.skipped', 'poller.filtered', 'poller.commit_refused', 'poller.chunk_start', 'poller.chunk_end', 'poller.commit',
+  'poller.retry_scheduled',
+] as const satisfies ReadonlyArray<keyof SluiceEvents>;
+
+export function attachTerminalView(events: Instrumentation, write: (line: string) => void = (l) => process.stdout.write(l + '\n'), format: 'text' | 'json' = 'text'): () => void {
+  if (format === 'json') {
+    const off = SHOWN.map((name) => events.on(name, (e: object) => write(JSON.stringify({ time: new Date().toISOString(), level: 'info', event: name, ...e }))));
+    return () => off.forEach((f) => f());
+  }
   const time = () => new Date().toISOString().slice(11, 23);
   const line = (s: string) => write(`${time()} ${s}`);
   const offsets = (a: number, b: number) => (a === b ? `offset ${a}` : `offsets ${a}–${b}`);
