@@ -74,7 +74,7 @@ export class HandlerWorker {
       this.worker.on('message', onMessage);
       this.worker.on('error', (e) => {
         this.dead = true;
-        if (!this.loaded) reject(new SluiceError('WORKER_CRASHED', `Function "${runtime.functionName}" failed to load: ${e.message}`, { cause: e }));
+        if (!this.loaded) reject(new SluiceError('WORKER_CRASHED', `Function "${runtime.functionName}" failed to load: ${e.message}${whereThrown(e)}`, { cause: e }));
         this.fail({ kind: this.loaded ? 'crash' : 'error', name: this.loaded ? e.name : 'Runtime.ImportModuleError', message: this.loaded ? `Runtime exited: ${e.message}` : e.message });
       });
       this.worker.on('exit', (code) => {
@@ -165,4 +165,10 @@ function handlerLines(runtime: FunctionRuntime, output: (line: string) => void, 
     const requestId = p && (id === undefined || id === p.id) ? p.requestId : undefined;
     output(JSON.stringify({ time: new Date().toISOString(), level: level === 'log' ? 'info' : level, function: runtime.functionName, ...(requestId ? { requestId } : {}), message: text }));
   };
+}
+
+/** The frame a module's load threw from, source-mapped to the service's file and line (`\n    at functions/x.ts:3:7`), if the stack names one. */
+export function whereThrown(e: Error): string {
+  const frame = (e.stack ?? '').split('\n').slice(1).map((l) => l.trim()).find((l) => l.startsWith('at ') && !/node:|\/node_modules\/|worker-runtime/.test(l));
+  return frame ? `\n    ${frame}` : '';
 }
