@@ -105,12 +105,15 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     registry = await localRegistryFor(triggers, (line) => logger.info(line));
     if (stopping) return;
     const events = new Instrumentation();
-    attachTerminalView(events, write, (o.env ?? process.env).SLUICE_LOG_FORMAT === 'json' ? 'json' : 'text');
+    const env = o.env ?? process.env;
+    attachTerminalView(events, write, env.SLUICE_LOG_FORMAT === 'json' ? 'json' : 'text', !o.write && process.stdout.isTTY === true && !env.NO_COLOR);
     const joined = joinsOf(events, triggers);
     running = await runService({
       triggers,
       ...(broker ? { defaultBrokers: [broker.bootstrap], createTopics: { partitions: o.partitions ?? 3 } } : {}),
       invoker, logger, events, http,
+      // The text view shows each ✗ and ↻; JSON lines are for machines, which want the log line too.
+      ...((o.env ?? process.env).SLUICE_LOG_FORMAT === 'json' ? {} : { invocationsShown: true }),
     });
     void running.fatal.then(giveUp);
     if (stopping) return;

@@ -37,4 +37,15 @@ describe('the terminal view', () => {
     expect(lines[0]).toMatch(/◐ orders orders-1 answered in 7 ms, reporting offset 12 as failed: offsets 10–11 done, the failure policy takes it from there$/);
     expect(lines[1]).toMatch(/✓ orders orders-1 5 ok in 7 ms$/);
   });
+
+  it('paints the leading symbol on a terminal, and nothing else', () => {
+    const events = new Instrumentation();
+    const lines: string[] = [];
+    attachTerminalView(events, (l) => lines.push(l), 'text', true);
+    const base = { functionName: 'orders', topic: 'orders', partition: 1, count: 5, firstOffset: 10, lastOffset: 14, attempt: 1, bytes: 50, fetchedAt: 0, durationMs: 7 };
+    events.emit('poller.chunk_end', { ...base, ok: true });
+    events.emit('poller.chunk_end', { ...base, ok: false, error: 'boom' });
+    expect(lines[0]).toMatch(/ \x1b\[32m✓\x1b\[0m orders orders-1 5 ok in 7 ms$/);
+    expect(lines[1]).toMatch(/ \x1b\[31m✗\x1b\[0m orders orders-1 failed in 7 ms: boom$/);
+  });
 });

@@ -14,13 +14,23 @@ const SHOWN = [
   'poller.retry_scheduled',
 ] as const satisfies ReadonlyArray<keyof SluiceEvents>;
 
-export function attachTerminalView(events: Instrumentation, write: (line: string) => void = (l) => process.stdout.write(l + '\n'), format: 'text' | 'json' = 'text'): () => void {
+/** ANSI colours of the lines' leading symbols on a terminal. */
+const COLOURS: Record<string, number> = { '✓': 32, '✗': 31, '◐': 33, '↻': 33, '!': 33, '→': 35, '⇄': 36 };
+
+/** `colour`: paint the leading symbols (a TTY without NO_COLOR; run-local.ts decides). */
+export function attachTerminalView(
+  events: Instrumentation, write: (line: string) => void = (l) => process.stdout.write(l + '\n'), format: 'text' | 'json' = 'text', colour = false,
+): () => void {
   if (format === 'json') {
     const off = SHOWN.map((name) => events.on(name, (e: object) => write(JSON.stringify({ time: new Date().toISOString(), level: 'info', event: name, ...e }))));
     return () => off.forEach((f) => f());
   }
   const time = () => new Date().toISOString().slice(11, 23);
-  const line = (s: string) => write(`${time()} ${s}`);
+  const paint = (s: string) => {
+    const code = colour ? COLOURS[s[0]!] : undefined;
+    return code ? `\x1b[${code}m${s[0]}\x1b[0m${s.slice(1)}` : s;
+  };
+  const line = (s: string) => write(`${time()} ${paint(s)}`);
   const offsets = (a: number, b: number) => (a === b ? `offset ${a}` : `offsets ${a}–${b}`);
   const hinted = new Set<string>();
   const off = [

@@ -32,6 +32,8 @@ export interface BatchProcessorOptions {
   logger: Logger;
   invoker: ChunkInvoker;
   delivery: Delivery;
+  /** A terminal view shows each failed invocation and its retry: the log line is then debug-level. */
+  invocationsShown?: boolean;
 }
 
 export class BatchProcessor {
@@ -147,7 +149,7 @@ export class BatchProcessor {
         if (!(await this.o.delivery.commit(batch, next()))) return;
         continue;
       }
-      this.o.logger.error('invocation failed; the records will be retried, the partition waits', {
+      this.o.logger[this.o.invocationsShown ? 'debug' : 'error']('invocation failed; the records will be retried, the partition waits', {
         partition: batch.partition, offsets: `${from}-${failed[failed.length - 1]!.offset}`, attempt: attempts, retryInMs: decision.delayMs, error,
       });
       const { maximumRetryAttempts, maximumRecordAgeMs } = this.o.trigger.failure;

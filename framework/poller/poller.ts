@@ -41,6 +41,8 @@ export interface PollerOptions {
   tuning?: Partial<GroupTuning>;
   /** `schemaRegistryConfig`: decodes keys and values before filtering (framework/schema/). */
   decoder?: RecordDecoder;
+  /** A terminal view shows each invocation's failure: logged at debug level only (service-runner.ts). */
+  invocationsShown?: boolean;
   /** Lambda's request payload limit, by default 6 MB. */
   maxPayloadBytes?: number;
   /** Where its members read a partition the group never committed (poller/starting-position.ts); default earliest. */
@@ -65,6 +67,7 @@ export function createPoller(o: PollerOptions): Poller {
   const matches = compileFilters(trigger.filterPatterns);
   const destination: DestinationSender | undefined = trigger.failure.onFailure && createDestination(trigger.failure.onFailure, o.brokers, logger, o.security);
   const processor = new BatchProcessor({
+    ...(o.invocationsShown ? { invocationsShown: true } : {}),
     trigger,
     maxPollIntervalMs: tuning.maxPollIntervalMs,
     invokerOverheadMs: o.invoker.overheadMs,

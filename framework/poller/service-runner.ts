@@ -47,6 +47,8 @@ export interface ServiceRunnerOptions {
   http?: { host: string; port: number; explicit: boolean };
   /** Write CloudWatch Embedded Metric Format lines every period (observe/emf.ts); the container does. */
   emf?: { settings: EmfSettings; write(line: string): void };
+  /** A terminal view shows each invocation and its failure (`npm start`): the log then says it at debug level only, not twice. */
+  invocationsShown?: boolean;
 }
 
 export interface RunningService {
@@ -128,7 +130,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     for (const trigger of triggers) {
       const decoder = decoders.get(trigger);
       pollers.push(createPoller({
-        trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker: o.invoker, logger: o.logger, events: o.events, onGiveUp: giveUp,
+        trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker: o.invoker, logger: o.logger, events: o.events, onGiveUp: giveUp, ...(o.invocationsShown ? { invocationsShown: true } : {}),
         uncommittedFrom: uncommittedFrom.get(trigger) ?? 'earliest',
         ...(o.tuning ? { tuning: o.tuning } : {}),
         ...(decoder ? { decoder } : {}),
