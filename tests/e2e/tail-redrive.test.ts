@@ -69,6 +69,7 @@ it('tail shows the failed records and why, redrive sends them back once, and the
   for (const r of shown) {
     expect(r.failure).toMatchObject({ reason: 'RetryAttemptsExhausted', attempts: 1, source: { topic } });
     expect(r.failure.error).toContain(`cannot handle ${r.value}`);
+    expect(r.failure.error).toMatch(/\n    at .*functions\/orders\.ts:7:\d+/); // the handler's stack, source-mapped to its .ts line
     expect(r.key).toBe(r.value);
   }
 
