@@ -156,7 +156,8 @@ export class HandlerWorker {
  * fields Lambda's own log lines carry).
  */
 function handlerLines(runtime: FunctionRuntime, output: (line: string) => void, pending: () => Pending | undefined): (level: WorkerLog['level'], text: string, id?: number) => void {
-  return (level, text, id) => {
+  return (level, raw, id) => {
+    const text = withoutRuntimeFrames(raw);
     if (runtime.logFormat !== 'json') {
       for (const line of text.split('\n')) output(`[${runtime.functionName}] ${line}`);
       return;
@@ -171,4 +172,11 @@ function handlerLines(runtime: FunctionRuntime, output: (line: string) => void, 
 export function whereThrown(e: Error): string {
   const frame = (e.stack ?? '').split('\n').slice(1).map((l) => l.trim()).find((l) => l.startsWith('at ') && !/node:|\/node_modules\/|worker-runtime/.test(l));
   return frame ? `\n    ${frame}` : '';
+}
+
+/** Stack frames of Sluice's worker runtime and Node's internals, the same under every logged error: left out of a handler's output. */
+const RUNTIME_FRAME = /^\s+at .*(worker-runtime\.[jt]s|node:internal\/|nodejs\.internal\.|new Promise \(<anonymous>\)|per_context\/messageport)/;
+
+export function withoutRuntimeFrames(text: string): string {
+  return text.includes('\n') ? text.split('\n').filter((l) => !RUNTIME_FRAME.test(l)).join('\n') : text;
 }

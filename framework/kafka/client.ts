@@ -47,8 +47,9 @@ export function createKafkaClient(options: ClientOptions): Kafka {
       const at = entry.level <= KafkaLogLevel.ERROR ? 'error' : entry.level === KafkaLogLevel.WARN ? 'warn' : 'debug';
       // kafkajs logs every retried attempt and every error response as an error; what is fatal
       // reaches the caller as a thrown error, so these are debug detail.
+      // A consumer's crash reaches the supervisor, which says it once, in its words.
       const demoted =
-        (at === 'error' && (entry.namespace === 'Connection' || /Connection error|Failed to connect|Crash: KafkaJSNumberOfRetriesExceeded/.test(message))) ||
+        (at === 'error' && (entry.namespace === 'Connection' || /Connection error|Failed to connect|^Crash: /.test(message))) ||
         // producer.ts bounds the idempotent producer's retries on purpose and replaces it after a failure.
         (at === 'warn' && /Limiting retries for the idempotent producer/.test(message));
       log[demoted ? 'debug' : at](message, { ...fields, ns: entry.namespace });

@@ -14,12 +14,13 @@ const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
 function harness(o: { maxConsumerRestarts?: number; failStart?: (n: number) => boolean; joins?: (n: number) => boolean } = {}) {
   const log: string[] = [];
+  const logged: string[] = [];
   const hooks: MemberHooks[] = [];
   const giveUps: SluiceError[] = [];
   const supervisor = new Supervisor({
     trigger: { ...trigger, maxConsumerRestarts: o.maxConsumerRestarts ?? trigger.maxConsumerRestarts },
     events: new Instrumentation(),
-    logger: createLogger('test', { write: () => undefined }),
+    logger: createLogger('test', { write: (l) => logged.push(l), format: 'json' }),
     backoff: { baseMs: 10, capMs: 10 },
     onGiveUp: (e) => giveUps.push(e),
     createMember: (h): GroupMember => {
@@ -38,10 +39,24 @@ function harness(o: { maxConsumerRestarts?: number; failStart?: (n: number) => b
       };
     },
   });
-  return { supervisor, log, hooks, giveUps, crash: (n: number, message = 'boom') => hooks[n - 1]!.onCrash(new Error(message)) };
+  return { supervisor, log, logged, hooks, giveUps, crash: (n: number, message = 'boom', error: Error = new Error(message)) => hooks[n - 1]!.onCrash(error) };
 }
 
 describe('Supervisor', () => {
+  it('says a coordinator that is still loading is expected, as a warning, and an unknown crash as an error', async () => {
+    const h = harness({ maxConsumerRestarts: 5 });
+    await h.supervisor.start();
+    const loading = Object.assign(new Error('The coordinator is loading and hence can\'t process requests for this group'), { type: 'COORDINATOR_LOAD_IN_PROGRESS' });
+    h.crash(1, '', Object.assign(new Error('wrapped'), { originalError: loading }));
+    await tick(60);
+    h.crash(2, 'boom');
+    await tick(60);
+    await h.supervisor.stop();
+    const lines = h.logged.map((l) => JSON.parse(l) as { level: string; message: string });
+    expect(lines.find((l) => l.message.startsWith("the group's coordinator is not ready yet"))?.level).toBe('warn');
+    expect(lines.find((l) => l.message.startsWith('consumer stopped; restarting'))?.level).toBe('error');
+  });
+
   it('replaces a crashed member with a fresh one, after the old one stopped', async () => {
     const h = harness();
     await h.supervisor.start();

@@ -110,9 +110,17 @@ export class Supervisor {
       return;
     }
     const delay = retryDelayMs(this.consecutive, this.o.backoff ?? RESTART_BACKOFF);
-    this.o.logger.error(`consumer stopped; restarting it as a new member in ${(delay / 1000).toFixed(1)} s`, {
-      ...ids, error: cause, consecutive: this.consecutive, maxConsumerRestarts: t.maxConsumerRestarts,
-    });
+    const restartIn = `${(delay / 1000).toFixed(1)} s`;
+    if (coordinatorNotReady(error)) {
+      // A broker that just started (its offsets topic loading) or a group that moved: expected, and passing.
+      this.o.logger.warn(`the group's coordinator is not ready yet (a broker that just started, or the group moving to another broker); joining again in ${restartIn}`, {
+        ...ids, error: cause, consecutive: this.consecutive,
+      });
+    } else {
+      this.o.logger.error(`consumer stopped; restarting it as a new member in ${restartIn}`, {
+        ...ids, error: cause, consecutive: this.consecutive, maxConsumerRestarts: t.maxConsumerRestarts,
+      });
+    }
     this.o.events.emit('trigger.consumer_stopped', { ...ids, error: cause, consecutive: this.consecutive, restartInMs: delay });
     this.restarting = this.restart(member, delay);
   }
@@ -141,4 +149,14 @@ export class Supervisor {
     this.o.logger.info('consumer restarted as a new member', { functionName: t.functionName, groupId: t.consumerGroupId, restarts: this.restarts });
     this.o.events.emit('trigger.consumer_restarted', { functionName: t.functionName, groupId: t.consumerGroupId, topic: t.topic, restarts: this.restarts });
   }
+}
+
+/** kafkajs's error says the group's coordinator cannot serve it yet: loading, not available, or moved. */
+function coordinatorNotReady(e: unknown): boolean {
+  const types = new Set(['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR']);
+  for (let c = e as { type?: string; cause?: unknown; originalError?: unknown } | undefined, depth = 0; c && depth < 5; depth++) {
+    if (c.type && types.has(c.type)) return true;
+    c = (c.cause ?? c.originalError) as typeof c;
+  }
+  return false;
 }
