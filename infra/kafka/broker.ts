@@ -44,6 +44,8 @@ export interface BrokerOptions {
   freshData?: boolean;
   /** Also listen with SASL_PLAINTEXT (SCRAM-SHA-256/512, PLAIN) on port + 2 for these users (sasl.ts); needs freshly formatted data. */
   sasl?: { users: SaslUser[]; authorizer?: boolean };
+  /** Advertise this port to clients instead of `port`: every connection after the first then goes through a proxy listening there (fault tests). */
+  advertisedPort?: number;
   /** Also listen with SASL_SSL and OAUTHBEARER (Kafka's unsecured validator) on port + 3, with this PEM key and certificate (oauth.ts). */
   oauthBearer?: { keystorePemFile: string };
 }
@@ -83,7 +85,7 @@ export async function ensureBroker(opts: BrokerOptions = {}): Promise<BrokerHand
     const running = await findRunning(paths, log);
     const sasl = opts.sasl && saslListener(cfg.port, cfg.controllerPort, opts.sasl.users, opts.sasl.authorizer);
     const oauth = opts.oauthBearer && oauthBearerListener(cfg.port, cfg.controllerPort, opts.oauthBearer.keystorePemFile);
-    const handle = running ? await reuse(running, cfg, paths, log) : await startNew(cfg, paths, opts.freshData ?? false, log, sasl, oauth);
+    const handle = running ? await reuse(running, cfg, paths, log) : await startNew(cfg, paths, opts.freshData ?? false, log, sasl, oauth, opts.advertisedPort);
     return {
       ...handle,
       ...(sasl ? { saslBootstrap: `127.0.0.1:${sasl.port}` } : {}),
@@ -146,7 +148,7 @@ async function reuse(running: Running, cfg: ResolvedBrokerConfig, paths: Instanc
 }
 
 async function startNew(
-  cfg: ResolvedBrokerConfig, paths: InstancePaths, freshData: boolean, log: (line: string) => void, sasl?: SaslListener, oauth?: OAuthBearerListener,
+  cfg: ResolvedBrokerConfig, paths: InstancePaths, freshData: boolean, log: (line: string) => void, sasl?: SaslListener, oauth?: OAuthBearerListener, advertisedPort?: number,
 ): Promise<BrokerHandle> {
   const java = await checkJava(process.env);
   await ensureJars({ kafkaDir: KAFKA_DIR, libDir: LIB_DIR, version: KAFKA_VERSION, log });
@@ -158,7 +160,7 @@ async function startNew(
   }
   if (freshData) await rm(paths.dataDir, { recursive: true, force: true });
   await mkdir(paths.dataDir, { recursive: true });
-  await writeFile(paths.serverProperties, renderServerProperties({ port: cfg.port, controllerPort: cfg.controllerPort, dataDir: paths.dataDir, ...(sasl ? { sasl } : {}), ...(oauth ? { oauthBearer: oauth } : {}) }));
+  await writeFile(paths.serverProperties, renderServerProperties({ port: cfg.port, controllerPort: cfg.controllerPort, dataDir: paths.dataDir, ...(sasl ? { sasl } : {}), ...(oauth ? { oauthBearer: oauth } : {}), ...(advertisedPort ? { advertisedPort } : {}) }));
   await writeFile(paths.log4jProperties, renderLog4jProperties(paths.logFile));
   await rename(paths.logFile, paths.previousLogFile).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw err;

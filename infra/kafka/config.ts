@@ -98,6 +98,8 @@ const CLUSTER_SETTINGS: Array<[string, string | number | boolean]> = [
 
 export function renderServerProperties(p: {
   port: number; controllerPort: number; dataDir: string; sasl?: SaslListener; oauthBearer?: OAuthBearerListener; cluster?: ClusterMember;
+  /** Tell clients to connect to this port instead of `port` (a proxy in front of the broker, for fault tests). */
+  advertisedPort?: number;
 }): string {
   const quorum: [string, string] = p.cluster
     ? ['controller.quorum.voters', p.cluster.voters.map((v) => `${v.nodeId}@127.0.0.1:${v.controllerPort}`).join(',')]
@@ -114,7 +116,7 @@ export function renderServerProperties(p: {
     ['node.id', p.cluster?.nodeId ?? 1],
     quorum,
     ['listeners', `PLAINTEXT://127.0.0.1:${p.port},CONTROLLER://127.0.0.1:${p.controllerPort}`],
-    ['advertised.listeners', `PLAINTEXT://127.0.0.1:${p.port}`],
+    ['advertised.listeners', `PLAINTEXT://127.0.0.1:${p.advertisedPort ?? p.port}`],
     ['controller.listener.names', 'CONTROLLER'],
     ['listener.security.protocol.map', 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT'],
     ['inter.broker.listener.name', 'PLAINTEXT'],
