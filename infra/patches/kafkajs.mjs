@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Sluice's patch of kafkajs 2.2.4 (README, "Bounds on hostile input"), applied at install by
 // package.json's postinstall and by infra/deploy/Dockerfile, and checked when a poller starts
-// (framework/kafka/kafkajs-patch.ts). kafkajs has had no release since 2023; these two changes
+// (framework/kafka/kafkajs-patch.ts). kafkajs has had no release since 2023; these three changes
 // are what no setting of it can reach:
 //
 // 1. A record's headers are collected in linear time into an object without a prototype. kafkajs
@@ -12,6 +12,12 @@
 //    bytes) no longer throws out of the fetch, which crashed the consumer on the same batch for
 //    ever: it becomes one placeholder message at the batch's last offset, carrying `unreadable`
 //    (its first offset and the error), which Sluice sends through the failure policy.
+//
+// 3. A consumer that is stopping does not rejoin its group. kafkajs heartbeats after every batch,
+//    and a heartbeat that meets a rebalance made its runner rejoin even after stop() had begun:
+//    the coordinator holds that JoinGroup until every other member rejoined (up to the rebalance
+//    timeout), so a stop waited for the longest chunk of another member, then took partitions
+//    only to leave them at once (tests/regressions/stop-waits-for-another-members-chunk.test.ts).
 //
 // It works on the kafkajs that this file resolves (this repository's, or the one beside an
 // installed serverless-sluice), is idempotent, and refuses to touch any other kafkajs version.
@@ -84,9 +90,24 @@ const unreadableBatch = (ctx, error) => ({
 const BATCH_IMPORT_BEFORE = `const Decoder = require('../../decoder')\n`;
 const BATCH_IMPORT_AFTER = `const Decoder = require('../../decoder')\nconst Long = require('../../../utils/long')\n`;
 
+const RUNNER_BEFORE = `      try {
+        await this.fetchManager.start()
+      } catch (e) {
+        if (isRebalancing(e)) {`;
+const RUNNER_AFTER = `      try {
+        await this.fetchManager.start()
+      } catch (e) {
+        // ${MARKER}: a runner that is stopping neither rejoins nor retries; stop() then leaves
+        if (!this.running) {
+          return
+        }
+
+        if (isRebalancing(e)) {`;
+
 const FILES = [
   { path: 'src/protocol/recordBatch/record/v0/decoder.js', edits: [[HEADERS_BEFORE, HEADERS_AFTER]] },
   { path: 'src/protocol/recordBatch/v0/decoder.js', edits: [[BATCH_IMPORT_BEFORE, BATCH_IMPORT_AFTER], [BATCH_BEFORE, BATCH_AFTER]] },
+  { path: 'src/consumer/runner.js', edits: [[RUNNER_BEFORE, RUNNER_AFTER]] },
 ];
 
 /** The kafkajs directory `from` resolves (a file path or URL). */
