@@ -30,7 +30,7 @@ describe("Sluice's patch of kafkajs", () => {
   it('is applied here, with the marker and files the start-up check looks for', () => {
     expect(unpatched()).toEqual([]);
     expect(MARKER).toBe(PATCH_MARKER);
-    expect(PATCHED_FILES).toEqual(['src/protocol/recordBatch/record/v0/decoder.js', 'src/protocol/recordBatch/v0/decoder.js', 'src/consumer/runner.js']);
+    expect(PATCHED_FILES).toEqual(['src/protocol/recordBatch/record/v0/decoder.js', 'src/protocol/recordBatch/v0/decoder.js', 'src/consumer/runner.js', 'src/consumer/fetchManager.js']);
   });
 
   it("reads headers named after Object.prototype's members as ordinary headers, repeats in order", async () => {
