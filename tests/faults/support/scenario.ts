@@ -22,7 +22,7 @@ const RESULTS = join(fileURLToPath(new URL('../../..', import.meta.url)), '.slui
 /**
  * How long a member may take to join or to stop (its in-flight chunks finish, it commits and
  * leaves), even while a node is down: past it the scenario fails naming the step, instead of
- * stalling the tier (a member's stop once hung for minutes with the coordinator's node down).
+ * stalling the tier (a member's stop once hung right after a node stopped).
  */
 export const MEMBER_STEP_MS = 90_000;
 
