@@ -109,8 +109,11 @@ function isAuthorizationFailure(e: unknown): boolean {
   return false;
 }
 
-/** How long the LeaveGroup sent at a stop deadline, for a member with a batch still running, may take. */
+/** How long the LeaveGroup the member sends itself (at a stop deadline, or when kafkajs's did not end) may take. */
 const LEAVE_WITHIN_MS = 3_000;
+
+/** Past one fetch's wait, what kafkajs's stop may still take once the last batch ended: a LeaveGroup's round trip, with room. */
+const AFTER_BATCHES_MS = 5_000;
 
 /** How soon new partitions of a topic are consumed. */
 export const METADATA_MAX_AGE_MS = 30_000;
@@ -137,6 +140,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   const resumeTimers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
   let crashed = false;
+  let stopping = false;
   /** Left the group at a stop deadline with a batch still running: that batch commits nothing. */
   let leftBehind = false;
   // kafkajs throttles heartbeats only after a success; this bounds the attempts while a
@@ -178,6 +182,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       isLeader: payload.isLeader,
       assignment: payload.memberAssignment,
       durationMs: payload.duration,
+      ...(inFlight.size > 0 ? { batchesRunning: inFlight.size } : {}),
     });
   });
   consumer.on(consumer.events.HEARTBEAT, () => {
@@ -272,8 +277,20 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       inFlight.delete(work);
     }
     if (!crashed) o.onProgress?.();
-    // Hand the rebalance back to kafkajs only now, after in-flight work was committed.
-    if (state.rebalance) throw state.rebalance;
+    // Hand the rebalance back to kafkajs only now, after in-flight work was committed; not once
+    // the member is stopping: a rejoin on the way out waits for every other member's chunks (the
+    // coordinator holds the JoinGroup until all rejoined). kafkajs's runner, patched, does not
+    // rejoin once stopping either (its own heartbeat after a batch meets the rebalance too).
+    if (state.rebalance && !stopping) throw state.rebalance;
+  };
+
+  /** Resolves once no batch of this member runs (none starts once kafkajs is stopping). */
+  const batchesEnded = async (): Promise<void> => {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+  };
+  /** LeaveGroup for this member, sent by us: kafkajs's own could not be waited for. */
+  const leave = async (): Promise<void> => {
+    if (state.memberId && !crashed) await evictMember(o.kafka, o.groupId, state.memberId, LEAVE_WITHIN_MS, o.logger);
   };
 
   return {
@@ -295,16 +312,28 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       });
     },
     async stop(deadlineAt) {
+      stopping = true;
       for (const t of resumeTimers) clearTimeout(t);
       resumeTimers.clear();
-      // After a crash kafkajs has already left; a batch it had handed over may still be running.
-      const stopped = consumer.disconnect().then(() => Promise.allSettled([...inFlight]));
-      if (deadlineAt === undefined || (await settledBy(stopped, deadlineAt))) return void (await stopped);
-      // kafkajs leaves only after its running batches: send the LeaveGroup ourselves.
-      leftBehind = true;
-      void stopped.catch(() => undefined);
-      o.logger.warn('a chunk is still running at the stop deadline: leaving the group without it; its records are not committed, and go to the next owner', { groupId: o.groupId, memberId: state.memberId });
-      if (state.memberId && !crashed) await evictMember(o.kafka, o.groupId, state.memberId, LEAVE_WITHIN_MS, o.logger);
+      // kafkajs stops fetching, waits for its batches, sends LeaveGroup and disconnects. After a
+      // crash it has already left; a batch it had handed over may still be running.
+      const disconnected = consumer.disconnect();
+      const stopped = disconnected.then(batchesEnded);
+      void stopped.catch(() => undefined); // awaited below, unless it is left behind
+      // The batches end by themselves (a chunk within the function's timeout), unless the deadline comes first.
+      if (deadlineAt !== undefined && !(await settledBy(batchesEnded(), deadlineAt))) {
+        leftBehind = true;
+        o.logger.warn('a chunk is still running at the stop deadline: leaving the group without it; its records are not committed, and go to the next owner', { groupId: o.groupId, memberId: state.memberId });
+        return leave();
+      }
+      await batchesEnded();
+      // What kafkajs still does after the batches waits on the coordinator (a fetch's wait, the
+      // LeaveGroup; a rejoin from inside a fetch, which the coordinator may hold for the whole
+      // rebalance timeout): bounded, so a stop never hangs on a coordinator that is down or busy.
+      const withinMs = o.maxWaitTimeMs + AFTER_BATCHES_MS;
+      if (await settledBy(stopped, Math.min(Date.now() + withinMs, deadlineAt ?? Infinity))) return void (await stopped);
+      o.logger.warn(`kafkajs had not left the group ${withinMs} ms after the last batch ended, or by the stop deadline (its coordinator does not answer, or holds a rejoin): leaving without waiting for it`, { groupId: o.groupId, memberId: state.memberId });
+      await leave();
     },
     memberId: () => state.memberId || undefined,
   };

@@ -1,7 +1,8 @@
 /**
- * Sluice runs kafkajs 2.2.4 with a small patch of its record decoder (infra/patches/kafkajs.mjs:
- * headers in linear time without Object.prototype's names, an unreadable batch as a placeholder
- * instead of a crashed fetch). npm applies it at install; an install that skipped scripts
+ * Sluice runs kafkajs 2.2.4 with a small patch (infra/patches/kafkajs.mjs): its record decoder
+ * (headers in linear time without Object.prototype's names, an unreadable batch as a placeholder
+ * instead of a crashed fetch), its runner (a stopping consumer does not rejoin its group) and its
+ * fetch manager (no fetchers built after a stop, which spun for ever). npm applies it at install; an install that skipped scripts
  * (`--ignore-scripts`) has kafkajs unpatched, and one header named `constructor` would stop a
  * trigger for good. A poller refuses to start on such an install, naming the command that fixes it.
  */
@@ -14,6 +15,8 @@ import { SluiceError } from '../errors.ts';
 export const PATCH_MARKERS: Readonly<Record<string, string>> = {
   'src/protocol/recordBatch/record/v0/decoder.js': 'sluice-patch v1',
   'src/protocol/recordBatch/v0/decoder.js': 'sluice-patch v2',
+  'src/consumer/runner.js': 'sluice-patch v1',
+  'src/consumer/fetchManager.js': 'sluice-patch v1',
 };
 
 let checked = false;
@@ -26,7 +29,7 @@ export function assertKafkajsPatched(): void {
   if (missing.length > 0) {
     throw new SluiceError(
       'PREREQUISITE_MISSING',
-      `kafkajs at ${dir} is not patched for Sluice (${missing.join(', ')}), so a hostile record could stop a trigger. ` +
+      `kafkajs at ${dir} is not patched for Sluice (${missing.join(', ')}), so a hostile record could stop a trigger, and a stop could wait for the chunks of other members or hang. ` +
         'npm applies the patch at install; after an install with --ignore-scripts run `node node_modules/serverless-sluice/infra/patches/kafkajs.mjs` ' +
         '(in the Sluice repository: `node infra/patches/kafkajs.mjs`).',
     );

@@ -6,7 +6,12 @@ import { EventEmitter } from 'node:events';
 import type { InvokeFailureKind } from '../invoke/types.ts';
 
 export interface SluiceEvents {
-  'group.join': { groupId: string; memberId: string; isLeader: boolean; assignment: Record<string, number[]>; durationMs: number };
+  /**
+   * `batchesRunning`: this member's batches still running when it joined (absent: none). Only a
+   * rejoin kafkajs makes from inside a fetch (a moved leader, an unknown partition) has any: the
+   * rejoins the poller hands back wait for every batch to end.
+   */
+  'group.join': { groupId: string; memberId: string; isLeader: boolean; assignment: Record<string, number[]>; durationMs: number; batchesRunning?: number };
   'group.rebalancing': { groupId: string; memberId: string };
   /** A heartbeat or commit learned that the group is rebalancing: no new chunk starts. */
   'group.rebalance_detected': { groupId: string; memberId: string; where: string; reason: string };

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Sluice's patch of kafkajs 2.2.4 (README, "Bounds on hostile input"), applied at install by
 // package.json's postinstall and by infra/deploy/Dockerfile, and checked when a poller starts
-// (framework/kafka/kafkajs-patch.ts). kafkajs has had no release since 2023; these two changes
+// (framework/kafka/kafkajs-patch.ts). kafkajs has had no release since 2023; these four changes
 // are what no setting of it can reach:
 //
 // 1. A record's headers are collected in linear time into an object without a prototype. kafkajs
@@ -13,6 +13,19 @@
 //    ever: it becomes one placeholder message at the batch's last offset, carrying `unreadable`
 //    (its first offset and the error), which Sluice sends through the failure policy. kafkajs's
 //    own decodeRecords is kept as it is, renamed readRecords, behind one that catches.
+//
+// 3. A consumer that is stopping does not rejoin its group. kafkajs heartbeats after every batch,
+//    and a heartbeat that meets a rebalance made its runner rejoin even after stop() had begun:
+//    the coordinator holds that JoinGroup until every other member rejoined (up to the rebalance
+//    timeout), so a stop waited for the longest chunk of another member, then took partitions
+//    only to leave them at once (tests/regressions/stop-waits-for-another-members-chunk.test.ts).
+//
+// 4. A fetch manager that was stopped builds no new fetchers. When the brokers changed (a node
+//    stopped) a fetcher threw KafkaJSFetcherRebalanceError, and start() stopped the others and
+//    built new fetchers: if the consumer's stop() came in meanwhile, the new fetchers asked the
+//    stopped runner for a fetch, which answers [] at once, and looped on it in microtasks for
+//    ever: the process hung at 100% CPU, with no timer firing (not even a test's timeout), and
+//    stop() never returned (tests/regressions/stopped-fetch-manager-builds-no-fetchers.test.ts).
 //
 // It works on the kafkajs that this file resolves (this repository's, or the one beside an
 // installed serverless-sluice), is idempotent, and refuses to touch any other kafkajs version.
@@ -73,10 +86,93 @@ const readRecords = async (codec, recordsDecoder, recordContext) => {
 const BATCH_IMPORT_BEFORE = `const Decoder = require('../../decoder')\n`;
 const BATCH_IMPORT_AFTER = `const Decoder = require('../../decoder')\nconst Long = require('../../../utils/long')\n`;
 
+const CONSUMER_MARKER = 'sluice-patch v1';
+const RUNNER_BEFORE = `      try {
+        await this.fetchManager.start()
+      } catch (e) {
+        if (isRebalancing(e)) {`;
+const RUNNER_AFTER = `      try {
+        await this.fetchManager.start()
+      } catch (e) {
+        // ${CONSUMER_MARKER}: a runner that is stopping neither rejoins nor retries; stop() then leaves
+        if (!this.running) {
+          return
+        }
+
+        if (isRebalancing(e)) {`;
+
+const FETCH_MANAGER_BEFORE = `  const start = async () => {
+    logger.debug('Starting...')
+
+    while (true) {
+      fetchers = createFetchers()
+
+      try {
+        await Promise.all(fetchers.map(fetcher => fetcher.start()))
+      } catch (error) {
+        await stop()
+
+        if (error instanceof KafkaJSFetcherRebalanceError) {
+          logger.debug('Rebalancing fetchers...')
+          continue
+        }
+
+        throw error
+      }
+
+      break
+    }
+  }
+
+  const stop = async () => {
+    logger.debug('Stopping fetchers...')
+    await Promise.all(fetchers.map(fetcher => fetcher.stop()))
+    logger.debug('Stopped fetchers')
+  }`;
+const FETCH_MANAGER_AFTER = `  // ${CONSUMER_MARKER}: once stop() was called, start() builds no new fetchers (they spun for ever)
+  let stopped = false
+
+  const start = async () => {
+    logger.debug('Starting...')
+    stopped = false
+
+    while (true) {
+      fetchers = createFetchers()
+
+      try {
+        await Promise.all(fetchers.map(fetcher => fetcher.start()))
+      } catch (error) {
+        await stopFetchers()
+
+        if (error instanceof KafkaJSFetcherRebalanceError && !stopped) {
+          logger.debug('Rebalancing fetchers...')
+          continue
+        }
+
+        throw error
+      }
+
+      break
+    }
+  }
+
+  const stopFetchers = async () => {
+    logger.debug('Stopping fetchers...')
+    await Promise.all(fetchers.map(fetcher => fetcher.stop()))
+    logger.debug('Stopped fetchers')
+  }
+
+  const stop = async () => {
+    stopped = true
+    await stopFetchers()
+  }`;
+
 /** Each file, the marker its patched text holds, and the edits that patch kafkajs's own text. */
 const FILES = [
   { path: 'src/protocol/recordBatch/record/v0/decoder.js', marker: HEADERS_MARKER, edits: [[HEADERS_BEFORE, HEADERS_AFTER]] },
   { path: 'src/protocol/recordBatch/v0/decoder.js', marker: BATCH_MARKER, edits: [[BATCH_IMPORT_BEFORE, BATCH_IMPORT_AFTER], [BATCH_BEFORE, BATCH_AFTER]] },
+  { path: 'src/consumer/runner.js', marker: CONSUMER_MARKER, edits: [[RUNNER_BEFORE, RUNNER_AFTER]] },
+  { path: 'src/consumer/fetchManager.js', marker: CONSUMER_MARKER, edits: [[FETCH_MANAGER_BEFORE, FETCH_MANAGER_AFTER]] },
 ];
 
 /** Per patched file, the marker a start-up check looks for. */

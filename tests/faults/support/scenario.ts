@@ -15,9 +15,16 @@ import { python } from '../../support/python.ts';
 import { createTopic, deleteTopic, offsets, uniqueName, waitFor } from '../../support/kafka.ts';
 import { faultCluster } from './cluster.ts';
 import { analyse, type Figures, type Invocation, type PollerEvent } from './oracle.ts';
+import { within } from './within.ts';
 
 const LOAD = fileURLToPath(new URL('./load.py', import.meta.url));
 const RESULTS = join(fileURLToPath(new URL('../../..', import.meta.url)), '.sluice', 'faults');
+/**
+ * How long a member may take to join or to stop (its in-flight chunks finish, it commits and
+ * leaves), even while a node is down: past it the scenario fails naming the step, instead of
+ * stalling the tier (a member's stop once hung right after a node stopped).
+ */
+export const MEMBER_STEP_MS = 90_000;
 
 export interface ScenarioOptions {
   name: string;
@@ -48,6 +55,8 @@ export interface FaultContext {
 
 export interface ScenarioResult extends Figures {
   name: string;
+  /** Joins a member made while batches of its own still ran: kafkajs's rejoins from inside a fetch. */
+  joinsWithBatchesRunning: number;
   acked: number;
   producerFailed: number;
   /** Partitions whose committed offset is not the log end after the drain. */
@@ -67,11 +76,15 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
   const everyone: Harness[] = [];
   const events: PollerEvent[] = [];
   let memberCount = 0;
+  let joinsWithBatchesRunning = 0;
   let faultAt = Date.now();
 
   const addMember = async (): Promise<void> => {
     const member = `m${++memberCount}`;
     const h = await startRecorder({
+      // A function name of its own: its bundle (.sluice/build/<name>.mjs) is not the recorder's,
+      // which an integration test running in the same checkout would rebuild underneath it.
+      functionName: 'timeline', path: 'functions.timeline.events[0].sluice',
       topic, bootstrapServers: cluster.bootstrap, consumerGroupId: groupId, handler: 'functions/timeline.handler',
       batchSize: 20, concurrency: o.partitions, sessionTimeoutMs: o.sessionTimeoutMs ?? 10_000, heartbeatIntervalMs: 1_000,
       maxConsumerRestarts: 20, env: { MEMBER: member, SLEEP_MS: String(o.handlerMs ?? 20) },
@@ -85,23 +98,30 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     h.events.on('group.crash', push('group.crash'));
     h.events.on('trigger.consumer_stopped', push('trigger.consumer_stopped'));
     h.events.on('group.join', push('group.join'));
+    h.events.on('group.join', (e) => {
+      if (e.batchesRunning) joinsWithBatchesRunning++;
+    });
     members.push(h);
     everyone.push(h);
   };
   const invocations = (): Invocation[] => everyone.flatMap((h) => readTimeline(h.recordFile));
   const processed = () => invocations().reduce((n, i) => n + (i.end === undefined ? 0 : i.records.length), 0);
 
+  const startMember = (): Promise<void> => within(`member m${memberCount + 1} joining`, MEMBER_STEP_MS, addMember());
+  const stopMember = (h: Harness, i: number): Promise<void> => within(`member m${i} stopping`, MEMBER_STEP_MS, h.stop());
   let load: Load | undefined;
+  let ended = false;
   try {
-    for (let i = 0; i < o.members; i++) await addMember();
+    for (let i = 0; i < o.members; i++) await startMember();
     load = produceLoad(cluster.bootstrap, topic, o.records, o.ratePerSecond);
     load.done.catch(() => undefined); // awaited below; a failure before then must not go unhandled
     await waitFor('the first records processed', () => processed() >= Math.min(100, o.records / 10), 60_000);
     await o.fault({
-      cluster, topic, groupId, processed, addMember,
+      cluster, topic, groupId, processed, addMember: startMember,
       waitProcessed: (n, timeoutMs = 120_000) => waitFor(`${n} records processed`, () => processed() >= n, timeoutMs, 250),
       removeMember: async () => {
-        await members.pop()?.stop();
+        const h = members.pop();
+        if (h) await stopMember(h, everyone.indexOf(h) + 1);
       },
       began: () => (faultAt = Date.now()),
     });
@@ -112,16 +132,22 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     const final = await offsets(groupId, topic);
     const figures = analyse({ logEnd: new Map(final.map((p) => [p.partition, p.logEnd])), invocations: invocations(), events, from: faultAt });
     const result: ScenarioResult = {
-      name: o.name, ...figures, acked: produced.acked, producerFailed: produced.failed,
+      name: o.name, ...figures, joinsWithBatchesRunning, acked: produced.acked, producerFailed: produced.failed,
       uncommitted: final.filter((p) => p.committed !== p.logEnd).map((p) => `${p.partition}: committed ${p.committed}, log end ${p.logEnd}`),
       members: memberCount, seconds: Math.round((Date.now() - started) / 1000),
     };
     report(result);
+    ended = true;
     return result;
   } finally {
     load?.stop(); // a scenario that failed early must not leave the producer loading the next one
-    await Promise.all(members.map((h) => h.stop().catch(() => undefined)));
+    // Bounded too: a member that cannot stop must not hold the tier after the scenario failed.
+    const stops = await Promise.allSettled(members.map((h) => stopMember(h, everyone.indexOf(h) + 1)));
+    const stuck = stops.flatMap((s) => (s.status === 'rejected' ? [(s.reason as Error).message] : []));
+    for (const m of stuck) console.log(`[fault:${o.name}] ${m}`);
     await deleteTopic(topic);
+    // A scenario that had already failed keeps its own error.
+    if (ended && stuck.length) throw new Error(stuck.join('; '));
   }
 }
 
@@ -165,7 +191,7 @@ function report(r: ScenarioResult): void {
   const causes = Object.entries(r.causes).map(([c, n]) => `${n} ${c}`).join(', ') || 'none';
   console.log(
     `[fault:${r.name}] produced ${r.produced} (producer acked ${r.acked}, failed ${r.producerFailed}), processed ${r.processed}, lost ${r.lost.length}, ` +
-      `duplicates ${r.duplicates} (${causes}; unexplained ${r.unexplained.length}), overlaps ${r.overlaps.length}, longest stall ${(r.longestStallMs / 1000).toFixed(1)} s, ` +
+      `duplicates ${r.duplicates} (${causes}; unexplained ${r.unexplained.length}), overlaps ${r.overlaps.length}, joins with batches running ${r.joinsWithBatchesRunning}, longest stall ${(r.longestStallMs / 1000).toFixed(1)} s, ` +
       `uncommitted ${r.uncommitted.length}, members ${r.members}, ${r.seconds} s`,
   );
   for (const u of r.unexplained.slice(0, 10)) console.log(`[fault:${r.name}] unexplained duplicate ${u}`);
