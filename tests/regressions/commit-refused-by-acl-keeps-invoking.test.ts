@@ -27,7 +27,7 @@ import { uniqueName, waitFor } from '../support/kafka.ts';
 const { Kafka, logLevel, AclResourceTypes, AclOperationTypes, AclPermissionTypes, ResourcePatternTypes } = kafkajs;
 
 const INSTANCE_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), '.sluice', 'kafka-acl');
-const PORT = 39600; // SASL_PLAINTEXT on 39602
+const PORT = 28640; // SASL_PLAINTEXT on 28642; below Linux's ephemeral range (32768+), so no client socket can hold it
 const ALICE = { name: 'alice', password: 'alice-Acl-secret' };
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:sluice-test/kafka-acl-alice-AbC123';
 const SECRET_VAR = 'SLUICE_SECRET_SLUICE_TEST_KAFKA_ACL_ALICE';

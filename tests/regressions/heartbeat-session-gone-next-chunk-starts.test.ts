@@ -20,8 +20,8 @@ import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { uniqueName, waitFor } from '../support/kafka.ts';
 
 const INSTANCE_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), '.sluice', 'kafka-proxied');
-const PORT = 39610;
-const PROXY_PORT = 39614;
+const PORT = 28650; // below Linux's ephemeral range (32768+), so no client socket can hold it
+const PROXY_PORT = 28654;
 const SESSION_MS = 6_000;
 
 let broker: BrokerHandle;
