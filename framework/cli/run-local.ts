@@ -87,6 +87,7 @@ export function runLocal(o: RunLocalOptions): LocalRun {
   // halfway), so nothing that start brings up outlives the stop.
   const stop = () =>
     (stopping ??= (async () => {
+      invoker?.stopWatching?.();
       await started?.catch(() => undefined);
       await running?.stop();
       await invoker?.close();

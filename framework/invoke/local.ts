@@ -52,6 +52,7 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
   const inputs = new Map<string, string[]>();
   let version = 0;
   let watcher: SourceWatch | undefined;
+  let stopping = false;
   let reloading = Promise.resolve();
 
   const spawn = (runtime: FunctionRuntime): HandlerWorker => {
@@ -88,6 +89,7 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
     } catch (e) {
       await worker?.terminate();
       if (worker) void unlink(worker.runtime.bundle).catch(() => undefined);
+      if (stopping) return; // a save that met Ctrl-C: the run ends on the code it has
       o.logger.error(`${what} changed, but ${fn.functionName} keeps running its previous code: ${(e as Error).message}`, { function: fn.functionName });
       return;
     }
@@ -102,6 +104,7 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
   };
 
   const onChange = (changed: string[]) => {
+    if (stopping) return;
     const touched = o.functions.filter((fn) => inputs.get(fn.functionName)?.some((f) => changed.includes(f)));
     // One reload at a time, in order: two quick saves end on the second.
     reloading = reloading.then(async () => {
@@ -158,7 +161,13 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
       }
     },
 
+    stopWatching() {
+      stopping = true;
+      watcher?.close();
+    },
+
     async close() {
+      stopping = true;
       watcher?.close();
       await reloading;
       await Promise.all([...runtimes.values()].filter((r) => isRebuild(r.bundle)).map((r) => unlink(r.bundle).catch(() => undefined)));

@@ -39,5 +39,7 @@ export interface Invoker {
   /** Prepares every function up front (bundling, loading) so bad handlers fail at start. */
   prepare(): Promise<void>;
   invoke(request: InvokeRequest): Promise<InvokeResult>;
+  /** The run is stopping: reload nothing more (a Ctrl-C also stops esbuild's service, so a rebuild then would fail). */
+  stopWatching?(): void;
   close(): Promise<void>;
 }
