@@ -44,7 +44,8 @@ export function runNpmCommand(spec: CommandSpec, run: (c: NpmCommand) => Promise
   main().catch(exitOnError);
 }
 
-async function brokersOf(o: ParsedOptions, own: string[] | undefined): Promise<string[]> {
+/** --brokers, else `own` (a trigger's), else KAFKA_BROKERS, else the local Kafka `npm start` runs; a malformed list is refused, naming where it came from. */
+export async function brokersOf(o: ParsedOptions, own?: string[]): Promise<string[]> {
   if (typeof o.brokers !== 'string' && own?.length) return own;
   const given = typeof o.brokers === 'string' ? ['--brokers', o.brokers] : process.env.KAFKA_BROKERS?.trim() ? ['KAFKA_BROKERS', process.env.KAFKA_BROKERS.trim()] : undefined;
   if (!given) return runningLocalBroker();

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createLogger } from '../observe/logger.ts';
-import { runningLocalBroker } from './local-broker.ts';
+import { brokersOf } from './cli-command.ts';
 import { exitOnError } from './process.ts';
 import { recordsToSend } from './produce-records.ts';
 import { sendRecords } from './send-records.ts';
@@ -41,8 +41,7 @@ async function main(): Promise<void> {
     (line) => console.error(line),
   );
 
-  const given = values.brokers ?? process.env.KAFKA_BROKERS;
-  const brokers = given ? given.split(',').map((b) => b.trim()) : await runningLocalBroker();
+  const brokers = await brokersOf({ brokers: values.brokers });
   await sendRecords({ brokers, topic, records, logger: createLogger('produce') });
   console.log(`sent ${records.length} record${records.length === 1 ? '' : 's'} to ${topic} on ${brokers.join(',')}`);
 }

@@ -73,6 +73,15 @@ export function isAuthenticationFailure(e: unknown): boolean {
   return e instanceof Error && e.name === 'KafkaJSSASLAuthenticationError';
 }
 
+/** kafkajs's error, or one it wrapped (its retrier's `originalError`, a `cause`), is of one of these protocol error types. */
+export function hasKafkaErrorType(e: unknown, types: ReadonlySet<string>): boolean {
+  for (let c = e as { type?: string; cause?: unknown; originalError?: unknown } | undefined, depth = 0; c && depth < 5; depth++) {
+    if (c.type && types.has(c.type)) return true;
+    c = (c.cause ?? c.originalError) as typeof c;
+  }
+  return false;
+}
+
 /** An error's message with the messages of what caused it, for one readable line. */
 export function describeCause(e: unknown): string {
   if (!(e instanceof Error)) return String(e);

@@ -27,6 +27,7 @@ import { PartitionOrder } from './partition-order.ts';
 import { GroupState, isRebalance } from './group-state.ts';
 import { toKafkaRecord } from './records.ts';
 import { settledBy } from './settled-by.ts';
+import { hasKafkaErrorType } from './client.ts';
 
 export type CommitResult = { ok: true } | { ok: false; reason: 'not-owned' | 'refused'; error?: Error };
 
@@ -101,13 +102,8 @@ function coordinatorLost(cause: Error): Error {
 }
 
 /** kafkajs's error, or one it wrapped (its retrier's), says the principal is not allowed. */
-function isAuthorizationFailure(e: unknown): boolean {
-  for (let c = e as { type?: string; cause?: unknown; originalError?: unknown } | undefined, depth = 0; c && depth < 5; depth++) {
-    if (c.type === 'GROUP_AUTHORIZATION_FAILED' || c.type === 'TOPIC_AUTHORIZATION_FAILED') return true;
-    c = (c.cause ?? c.originalError) as typeof c;
-  }
-  return false;
-}
+const AUTHORIZATION_FAILED: ReadonlySet<string> = new Set(['GROUP_AUTHORIZATION_FAILED', 'TOPIC_AUTHORIZATION_FAILED']);
+const isAuthorizationFailure = (e: unknown): boolean => hasKafkaErrorType(e, AUTHORIZATION_FAILED);
 
 /** How long the LeaveGroup the member sends itself (at a stop deadline, or when kafkajs's did not end) may take. */
 const LEAVE_WITHIN_MS = 3_000;

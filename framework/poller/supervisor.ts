@@ -9,7 +9,7 @@
 import type { TriggerSpec } from '../config/types.ts';
 import { SluiceError } from '../errors.ts';
 import { retryDelayMs, type BackoffOptions } from '../failure/backoff.ts';
-import { describeCause } from '../kafka/client.ts';
+import { describeCause, hasKafkaErrorType } from '../kafka/client.ts';
 import type { GroupMember } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
@@ -152,11 +152,5 @@ export class Supervisor {
 }
 
 /** kafkajs's error says the group's coordinator cannot serve it yet: loading, not available, or moved. */
-function coordinatorNotReady(e: unknown): boolean {
-  const types = new Set(['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR']);
-  for (let c = e as { type?: string; cause?: unknown; originalError?: unknown } | undefined, depth = 0; c && depth < 5; depth++) {
-    if (c.type && types.has(c.type)) return true;
-    c = (c.cause ?? c.originalError) as typeof c;
-  }
-  return false;
-}
+const COORDINATOR_NOT_READY: ReadonlySet<string> = new Set(['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR']);
+const coordinatorNotReady = (e: unknown): boolean => hasKafkaErrorType(e, COORDINATOR_NOT_READY);
