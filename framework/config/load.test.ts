@@ -39,6 +39,7 @@ describe('resolveService', () => {
           topic: 'orders',
           bootstrapServers: undefined,
           batchSize: 100,
+          parallelizationFactor: 1,
           maximumBatchingWindowMs: 500,
           startingPosition: 'TRIM_HORIZON',
           consumerGroupId: 'sluice-shop-orders',

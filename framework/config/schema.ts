@@ -198,6 +198,16 @@ export const sluiceEventSchema = {
       maximum: 10000,
       default: 100,
     },
+    parallelizationFactor: {
+      $comment: 'AWS: ParallelizationFactor (Kinesis and DynamoDB Streams; AWS has none for Kafka)',
+      description:
+        'parallelizationFactor is how many invocations of one partition may run at once, 1–10: ' +
+        'records with the same key stay in offset order, records without a key in partition order; 1 keeps the whole partition in order.',
+      type: 'integer',
+      minimum: 1,
+      maximum: 10,
+      default: 1,
+    },
     maximumBatchingWindow: {
       $comment: 'AWS: MaximumBatchingWindowInSeconds',
       description:
@@ -337,6 +347,7 @@ export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
   topic: string;
   bootstrapServers?: string | string[];
   batchSize?: number;
+  parallelizationFactor?: number;
   maximumBatchingWindow?: number;
   startingPosition?: (typeof STARTING_POSITIONS)[number];
   startingPositionTimestamp?: number;

@@ -96,6 +96,7 @@ export function buildTrigger(
     topic: event.topic,
     bootstrapServers,
     batchSize: event.batchSize ?? DEFAULT_BATCH_SIZE,
+    parallelizationFactor: event.parallelizationFactor ?? 1,
     maximumBatchingWindowMs:
       event.maximumBatchingWindow === undefined ? DEFAULT_BATCHING_WINDOW_MS : event.maximumBatchingWindow * 1000,
     startingPosition,

@@ -66,6 +66,12 @@ export interface TriggerSpec {
   bootstrapServers: string[] | undefined;
   /** Records per invocation at most (1–10000, default 100). */
   batchSize: number;
+  /**
+   * Invocations of one partition at once (1–10, default 1). Above 1, records of one key are never
+   * in two running invocations and run in offset order; records without a key share one key
+   * (framework/parallel/, docs/how-it-works.md).
+   */
+  parallelizationFactor: number;
   /** How long to gather records before invoking, in ms (`maximumBatchingWindow` seconds × 1000; default 500 ms as AWS for Kafka). */
   maximumBatchingWindowMs: number;
   startingPosition: StartingPosition;

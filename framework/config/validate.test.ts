@@ -47,9 +47,17 @@ describe('sluice event schema', () => {
     expect(problemsOf({ topic: 'orders', startingPositon: 'LATEST' })[0]).toContain('Did you mean "startingPosition"?');
   });
 
+  it('bounds parallelizationFactor to 1–10, as AWS, saying what it does', () => {
+    expect(problemsOf({ topic: 'orders', parallelizationFactor: 10 })).toEqual([]);
+    expect(problemsOf({ topic: 'orders', parallelizationFactor: 11 })).toEqual([
+      `${AT}.parallelizationFactor: must be at most 10 (got 11). parallelizationFactor is how many invocations of one partition may run at once, 1–10: ` +
+        'records with the same key stay in offset order, records without a key in partition order; 1 keeps the whole partition in order.',
+    ]);
+  });
+
   it('lists the allowed names when nothing is close', () => {
     expect(problemsOf({ topic: 'orders', retries: 3 })).toEqual([
-      `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, maximumBatchingWindow, ` +
+      `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, parallelizationFactor, maximumBatchingWindow, ` +
         'startingPosition, startingPositionTimestamp, consumerGroupId, enabled, maxPollIntervalMs, sessionTimeoutMs, ' +
         'heartbeatIntervalMs, concurrency, maxConsumerRestarts, maximumRetryAttempts, maximumRecordAgeInSeconds, bisectBatchOnFunctionError, ' +
         'functionResponseType, destinationConfig, filterPatterns, accessConfigurations, tls, arn, schemaRegistryConfig.',

@@ -165,6 +165,18 @@ export class ClusterAdmin {
       .sort((a, b) => a.partition - b.partition);
   }
 
+  /**
+   * The group's commit of each partition of `topic` with the metadata it carries
+   * (parallelizationFactor's done ranges, framework/parallel/commit-metadata.ts); kafkajs's own
+   * offset resolution drops the metadata. A partition never committed is left out.
+   */
+  async committedWithMetadata(groupId: string, topic: string): Promise<Map<number, { offset: number; metadata: string | null }>> {
+    const [committed] = await retryCoordinator(() => this.admin.fetchOffsets({ groupId, topics: [topic] }));
+    const out = new Map<number, { offset: number; metadata: string | null }>();
+    for (const p of committed?.partitions ?? []) if (Number(p.offset) >= 0) out.set(p.partition, { offset: Number(p.offset), metadata: p.metadata ?? null });
+    return out;
+  }
+
   /** The group's state and members, each with the partitions assigned to it (topic -> partitions). */
   async describeGroup(groupId: string): Promise<GroupMembers> {
     const { groups } = await retryCoordinator(() => this.admin.describeGroups([groupId]));

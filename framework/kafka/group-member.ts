@@ -29,7 +29,7 @@ import { toKafkaRecord } from './records.ts';
 import { settledBy } from './settled-by.ts';
 import { hasKafkaErrorType } from './client.ts';
 
-export type CommitResult = { ok: true } | { ok: false; reason: 'not-owned' | 'refused'; error?: Error };
+export type CommitResult = { ok: true } | { ok: false; reason: 'not-owned' | 'refused' | 'metadata-too-large'; error?: Error };
 
 export interface PartitionBatch {
   readonly topic: string;
@@ -44,8 +44,20 @@ export interface PartitionBatch {
    * rebalance waits for this member); a rebalance it learns of makes isActive() false instead of throwing.
    */
   heartbeat(): Promise<void>;
-  /** Commits `nextOffset` for this partition, if the member still owns it and the coordinator accepts. */
-  commit(nextOffset: number): Promise<CommitResult>;
+  /**
+   * This member's join that fetched the batch (member id and generation): what it knew of the
+   * group's commits holds while this stays the same.
+   */
+  readonly joinId: string;
+  /**
+   * Commits `nextOffset` for this partition, if the member still owns it and the coordinator
+   * accepts; kafkajs then fetches on from it. With `metadata` (parallelizationFactor > 1) the
+   * commit carries it and the fetch position is left alone (fetchFrom sets it); a broker that
+   * finds the metadata too long answers `metadata-too-large`, which is no rebalance.
+   */
+  commit(nextOffset: number, metadata?: { metadata: string | null }): Promise<CommitResult>;
+  /** Where kafkajs fetches this partition next (any offset, also one it fetched before). */
+  fetchFrom(offset: number): void;
   /** False once the member is stopping, the partition was re-seeked, or a rebalance began. */
   isActive(): boolean;
   /** Stops fetching this partition for `ms`, then resumes it (records are fetched again from the last commit). */
@@ -104,6 +116,8 @@ function coordinatorLost(cause: Error): Error {
 /** kafkajs's error, or one it wrapped (its retrier's), says the principal is not allowed. */
 const AUTHORIZATION_FAILED: ReadonlySet<string> = new Set(['GROUP_AUTHORIZATION_FAILED', 'TOPIC_AUTHORIZATION_FAILED']);
 const isAuthorizationFailure = (e: unknown): boolean => hasKafkaErrorType(e, AUTHORIZATION_FAILED);
+
+const METADATA_TOO_LARGE: ReadonlySet<string> = new Set(['OFFSET_METADATA_TOO_LARGE']);
 
 /** How long the LeaveGroup the member sends itself (at a stop deadline, or when kafkajs's did not end) may take. */
 const LEAVE_WITHIN_MS = 3_000;
@@ -236,14 +250,17 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           state.rebalancing(Object.assign(gone, { type: 'UNKNOWN_MEMBER_ID', cause: e }), `heartbeat during ${topic}-${partition}`, generation);
         }
       },
-      commit: async (nextOffset) => {
+      joinId: `${state.memberId}/${generation}`,
+      commit: async (nextOffset, withMetadata) => {
         if (leftBehind || !state.owns(topic, partition, generation)) return { ok: false, reason: 'not-owned' };
         try {
-          p.resolveOffset(String(nextOffset - 1));
-          await p.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(nextOffset) }] }] });
+          if (!withMetadata) p.resolveOffset(String(nextOffset - 1));
+          const metadata = withMetadata ? { metadata: withMetadata.metadata } : {};
+          await p.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(nextOffset), ...metadata }] }] });
           order.committed(key, nextOffset);
           return { ok: true };
         } catch (e) {
+          if (withMetadata && hasKafkaErrorType(e, METADATA_TOO_LARGE)) return { ok: false, reason: 'metadata-too-large', error: e as Error };
           // An authorization refused (an ACL change) cannot be mended by rejoining: it stops the
           // member, since kafkajs would fetch on past the refused offset, invoking records it can
           // never commit; the supervisor starts a new member from the last commit, and gives up on
@@ -255,6 +272,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           return { ok: false, reason: 'refused', error: e as Error };
         }
       },
+      fetchFrom: (offset) => p.resolveOffset(String(offset - 1)),
       isActive: () => !crashed && !state.rebalance && state.generation === generation && p.isRunning() && !p.isStale(),
       pauseFor: (ms) => {
         const resume = p.pause();

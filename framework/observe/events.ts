@@ -45,8 +45,16 @@ export interface SluiceEvents {
   'poller.item_failures_ignored': { functionName: string; topic: string; partition: number; firstOffset: number; count: number };
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
-  'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused'; error?: string };
-  'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number; durationMs: number };
+  'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused' | 'metadata-too-large'; error?: string };
+  /** `metadataBytes`: the done ranges beyond `offset` the commit carried (parallelizationFactor > 1; 0 for none). */
+  'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number; durationMs: number; metadataBytes?: number };
+  /**
+   * parallelizationFactor > 1: how many chunks of the partition run now (after each start and end),
+   * and whether records wait because the commit metadata's window is full.
+   */
+  'poller.partition_parallel': { functionName: string; topic: string; partition: number; inFlight: number; windowFull: boolean };
+  /** The committed metadata a new owner found could not be used: its records are invoked again (never skipped). */
+  'poller.commit_metadata_ignored': { functionName: string; topic: string; partition: number; offset: number; kind: 'foreign' | 'malformed' | 'stale'; reason?: string };
   /** `notInvoked`: the function was never reached; this retry costs no attempt. */
   /** `untilSuccess`: the policy retries without end (no maximumRetryAttempts, no record age): only success moves the partition on. */
   'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number; notInvoked?: true; untilSuccess?: true };

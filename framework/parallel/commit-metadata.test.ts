@@ -99,6 +99,12 @@ describe('commit metadata', () => {
     expect(decodeMetadata(b64(0x52, ...topVarint, 0, 9), nearTop)).toMatchObject({ kind: 'malformed', reason: 'an offset beyond 2^53' });
   });
 
+  it('reads a string committed through librdkafka, which can end in C\'s NUL terminator', () => {
+    const metadata = encodeMetadata(3, [{ from: 5, until: 9 }])!;
+    expect(decodeMetadata(`${metadata}\0`, 3)).toEqual({ kind: 'done', ranges: [{ from: 5, until: 9 }] });
+    expect(decodeMetadata('\0', 3)).toEqual({ kind: 'none' });
+  });
+
   it('never throws on any string, and reads only well-formed ranges above the committed offset', () => {
     const ownish = fc.oneof(fc.string(), fc.base64String().map((s) => METADATA_PREFIX + s.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')));
     fc.assert(

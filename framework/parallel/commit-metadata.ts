@@ -63,7 +63,9 @@ export function encodeMetadata(base: number, doneBeyond: readonly OffsetRange[],
 }
 
 /** Reads the metadata committed beside `committed`; never throws. */
-export function decodeMetadata(metadata: string | null | undefined, committed: number): DecodedMetadata {
+export function decodeMetadata(raw: string | null | undefined, committed: number): DecodedMetadata {
+  // A string committed through librdkafka's bindings can carry C's terminating NUL.
+  const metadata = raw?.replace(/\0+$/, '');
   if (!metadata) return { kind: 'none' };
   if (!metadata.startsWith(OWN_PREFIX)) return { kind: 'foreign' };
   if (!metadata.startsWith(METADATA_PREFIX)) return { kind: 'malformed', reason: `unknown version "${metadata.slice(OWN_PREFIX.length, OWN_PREFIX.length + 8)}"` };

@@ -165,14 +165,19 @@ export class BatchProcessor {
    * or rebalancing, the send's deadline would not fit the poll budget (back to the group first),
    * or the destination is down (partition paused, item remembered with one more failed send).
    */
-  private async giveUp(batch: PartitionBatch, item: WorkItem, records: KafkaRecord[], reason: FailureReason): Promise<boolean> {
+  giveUp(batch: PartitionBatch, item: WorkItem, records: KafkaRecord[], reason: FailureReason): Promise<boolean> {
+    return this.sendGivenUp(batch, item, records, reason, true);
+  }
+
+  /** giveUp; `holdPartition` false leaves the pause to the caller (parallel chunks of the partition go on meanwhile). */
+  async sendGivenUp(batch: PartitionBatch, item: WorkItem, records: KafkaRecord[], reason: FailureReason, holdPartition: boolean): Promise<boolean> {
     item.remembered = true;
     if (!batch.isActive()) return false; // stopping or rebalancing: a send starts no more than a chunk would
     if (!this.fitsBudget(batch, item, this.o.delivery.sendTimeoutMs)) return false;
     const sent = await this.o.delivery.sendToDestination(batch, records, reason, item.attempts, item.error ?? (reason === 'PayloadTooLarge' ? `the event would be ${item.bytes} bytes` : undefined));
     if (sent) return true;
     item.sendFailures = (item.sendFailures ?? 0) + 1;
-    batch.pauseFor(retryDelayMs(item.sendFailures));
+    if (holdPartition) batch.pauseFor(retryDelayMs(item.sendFailures));
     return false;
   }
 
@@ -181,7 +186,7 @@ export class BatchProcessor {
    * `eachRecord` does) has them committed as done, as on AWS: said loudly, once per trigger, and
    * counted each time (`poller.item_failures_ignored`).
    */
-  private warnIgnoredFailures(batch: PartitionBatch, firstOffset: number, count: number): void {
+  warnIgnoredFailures(batch: PartitionBatch, firstOffset: number, count: number): void {
     this.o.events.emit('poller.item_failures_ignored', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, firstOffset, count });
     if (this.warnedIgnored) return;
     this.warnedIgnored = true;
@@ -193,7 +198,7 @@ export class BatchProcessor {
   }
 
   /** `timeoutMs`: what the next step may take at most (default: an invocation, the function's timeout plus the invoker's overhead). */
-  private fitsBudget(batch: PartitionBatch, item: WorkItem, timeoutMs = this.o.trigger.timeoutMs + this.o.invokerOverheadMs): boolean {
+  fitsBudget(batch: PartitionBatch, item: WorkItem, timeoutMs = this.o.trigger.timeoutMs + this.o.invokerOverheadMs): boolean {
     const now = Date.now();
     const { functionName } = this.o.trigger;
     if (chunkFitsBudget({ fetchedAt: batch.fetchedAt, now, timeoutMs, maxPollIntervalMs: this.o.maxPollIntervalMs })) return true;

@@ -23,16 +23,16 @@ export class ChunkInvoker {
     private readonly source: EventSource,
   ) {}
 
-  async invoke(batch: PartitionBatch, item: WorkItem): Promise<InvokeResult> {
+  /** `heartbeats: false`: the caller already heartbeats the group around the whole run (parallel chunks of a partition). */
+  async invoke(batch: PartitionBatch, item: WorkItem, heartbeats = true): Promise<InvokeResult> {
     const chunk = item.records;
     const base = {
       functionName: this.trigger.functionName, topic: batch.topic, partition: batch.partition, count: chunk.length,
       firstOffset: chunk[0]!.offset, lastOffset: chunk[chunk.length - 1]!.offset, attempt: item.attempts + 1, bytes: item.bytes, fetchedAt: batch.fetchedAt,
     };
     this.events.emit('poller.chunk_start', base);
-    const result = await withHeartbeats(batch, this.heartbeatIntervalMs, this.logger, () =>
-      this.invoker.invoke({ functionName: this.trigger.functionName, records: chunk, source: this.source, timeoutMs: this.trigger.timeoutMs }),
-    );
+    const call = () => this.invoker.invoke({ functionName: this.trigger.functionName, records: chunk, source: this.source, timeoutMs: this.trigger.timeoutMs });
+    const result = heartbeats ? await withHeartbeats(batch, this.heartbeatIntervalMs, this.logger, call) : await call();
     // With partial batch responses, an answer may name failed records: the chunk is not all ok.
     const reported = result.ok && this.trigger.failure.reportBatchItemFailures ? readBatchResponse(result.payload, chunk) : undefined;
     const partly = reported?.ok && reported.failedFrom !== undefined ? { reportedFailedFrom: reported.failedFrom } : {};

@@ -37,13 +37,27 @@ export class Delivery {
 
   /** Commits `offset` (the next record to read); false if the commit was not made. */
   async commit(batch: PartitionBatch, offset: number): Promise<boolean> {
+    return (await this.commitWith(batch, offset)) === 'ok';
+  }
+
+  /**
+   * Commits `offset` with the done ranges beyond it in `metadata` (parallelizationFactor > 1), and
+   * leaves the fetch position alone. `metadata-too-large` is not logged: the caller shrinks it.
+   */
+  commitWith(batch: PartitionBatch, offset: number, metadata?: string | null): Promise<'ok' | 'refused' | 'metadata-too-large'> {
+    return this.commitAs(batch, offset, metadata === undefined ? undefined : { metadata });
+  }
+
+  private async commitAs(batch: PartitionBatch, offset: number, metadata: { metadata: string | null } | undefined): Promise<'ok' | 'refused' | 'metadata-too-large'> {
     const ids = { functionName: this.trigger.functionName, topic: batch.topic, partition: batch.partition, offset };
     const started = performance.now();
-    const result = await batch.commit(offset);
+    const result = metadata ? await batch.commit(offset, metadata) : await batch.commit(offset);
     if (result.ok) {
-      this.events.emit('poller.commit', { ...ids, groupId: this.trigger.consumerGroupId, durationMs: performance.now() - started });
-      return true;
+      const metadataBytes = metadata ? { metadataBytes: metadata.metadata?.length ?? 0 } : {};
+      this.events.emit('poller.commit', { ...ids, groupId: this.trigger.consumerGroupId, durationMs: performance.now() - started, ...metadataBytes });
+      return 'ok';
     }
+    if (result.reason === 'metadata-too-large') return 'metadata-too-large';
     this.logger.warn(
       result.reason === 'not-owned'
         ? 'partition no longer owned: commit not sent; its new owner resumes from the last committed offset'
@@ -51,7 +65,7 @@ export class Delivery {
       { partition: batch.partition, offset, error: result.error },
     );
     this.events.emit('poller.commit_refused', { ...ids, reason: result.reason, ...(result.error ? { error: result.error.message } : {}) });
-    return false;
+    return 'refused';
   }
 
   /**

@@ -20,6 +20,8 @@ import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import type { RecordDecoder } from '../schema/decoder.ts';
 import { RegistryUnavailableError } from '../schema/registry.ts';
+import { ClusterAdmin } from '../kafka/admin.ts';
+import { ParallelPartitions } from '../parallel/parallel-partitions.ts';
 import { BatchProcessor } from './batch-processor.ts';
 import { ChunkInvoker } from './chunk-invoker.ts';
 import { Delivery } from './delivery.ts';
@@ -66,6 +68,8 @@ export function createPoller(o: PollerOptions): Poller {
   const source = { bootstrapServers: o.brokers.join(','), ...(trigger.eventSourceArn ? { eventSourceArn: trigger.eventSourceArn } : {}) };
   const matches = compileFilters(trigger.filterPatterns);
   const destination: DestinationSender | undefined = trigger.failure.onFailure && createDestination(trigger.failure.onFailure, o.brokers, logger, o.security);
+  const chunkInvoker = new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, source);
+  const delivery = new Delivery(trigger, destination, events, logger, tuning.heartbeatIntervalMs, tuning.maxPollIntervalMs);
   const processor = new BatchProcessor({
     ...(o.invocationsShown ? { invocationsShown: true } : {}),
     trigger,
@@ -73,9 +77,23 @@ export function createPoller(o: PollerOptions): Poller {
     invokerOverheadMs: o.invoker.overheadMs,
     events,
     logger,
-    invoker: new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, source),
-    delivery: new Delivery(trigger, destination, events, logger, tuning.heartbeatIntervalMs, tuning.maxPollIntervalMs),
+    invoker: chunkInvoker,
+    delivery,
   });
+
+  // parallelizationFactor > 1: up to N chunks of a partition at once, in order per key (framework/parallel/).
+  let admin: Promise<ClusterAdmin> | undefined;
+  const parallel = trigger.parallelizationFactor > 1
+    ? new ParallelPartitions({
+        trigger, events, logger, invoker: chunkInvoker, delivery, policy: processor, heartbeatIntervalMs: tuning.heartbeatIntervalMs, invocationsShown: !!o.invocationsShown, maxPayloadBytes,
+        envelopeBytes: (partition) => envelopeBytes(source, trigger.topic, partition),
+        readCommitted: async () => {
+          admin ??= ClusterAdmin.connect(kafka, o.brokers);
+          admin.catch(() => (admin = undefined));
+          return (await admin).committedWithMetadata(trigger.consumerGroupId, trigger.topic);
+        },
+      })
+    : undefined;
 
   const registryWaits = new Map<number, number>();
   /** The batch through the schema registry; undefined when the registry did not answer and the batch waits. */
@@ -110,15 +128,19 @@ export function createPoller(o: PollerOptions): Poller {
     // The decoder may end the batch early (what it may inflate was spent): the rest is fetched again.
     const batchEnd = records.length < batch.records.length ? records[records.length - 1]!.offset + 1 : last + 1;
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes, envelopeBytes: envelopeBytes(source, topic, partition) };
-    const work = planWork(records, matches, limits, processor.rememberedFor(topic, partition, batch.highWatermark), decoded.undecodable);
+    const remembered = parallel ? [] : processor.rememberedFor(topic, partition, batch.highWatermark);
+    const work = planWork(records, matches, limits, remembered, decoded.undecodable);
     const kept = work.reduce((n, w) => n + w.records.length, 0);
     if (trigger.filterPatterns.length && kept < records.length) events.emit('poller.filtered', { functionName: trigger.functionName, topic, partition, count: records.length - kept });
-    await processor.process(batch, work, batchEnd);
+    if (parallel) await parallel.process(batch, records, work, batchEnd);
+    else await processor.process(batch, work, batchEnd);
   };
 
   // Retry state is kept across member restarts, for the partitions the trigger still owns.
   const forgetLost = events.on('group.join', (e) => {
-    if (e.groupId === trigger.consumerGroupId) processor.keepOnly(trigger.topic, e.assignment[trigger.topic] ?? []);
+    if (e.groupId !== trigger.consumerGroupId) return;
+    processor.keepOnly(trigger.topic, e.assignment[trigger.topic] ?? []);
+    parallel?.keepOnly(trigger.topic, e.assignment[trigger.topic] ?? []);
   });
 
   const kafka = createKafkaClient({ brokers: o.brokers, clientId: `sluice-${trigger.functionName}`, logger, ...o.security });
@@ -152,6 +174,7 @@ export function createPoller(o: PollerOptions): Poller {
     async stop(deadlineAt) {
       await supervisor.stop(deadlineAt);
       forgetLost();
+      if (admin) await (await admin.catch(() => undefined))?.disconnect().catch(() => undefined);
       const closing = destination?.close();
       // A destination write kafkajs cannot call back may still run: it does not hold the exit past the deadline (a second at least, to disconnect).
       if (closing && deadlineAt !== undefined && !(await settledBy(closing, Math.max(deadlineAt, Date.now() + 1_000)))) {

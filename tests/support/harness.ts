@@ -50,10 +50,12 @@ export interface RecorderOptions extends Partial<Omit<TriggerSpec, 'environment'
   recordFile?: string;
   /** Serve /healthz, /readyz and /metrics on this loopback port (0: any free one). */
   httpPort?: number;
+  /** The poller's instrumentation, to listen before it starts (else a new one: Harness.events). */
+  events?: Instrumentation;
 }
 
 export function recorderTrigger(o: RecorderOptions, recordFile: string): TriggerSpec {
-  const { env, tuning: _tuning, recordFile: _file, httpPort: _port, ...rest } = o;
+  const { env, tuning: _tuning, recordFile: _file, httpPort: _port, events: _events, ...rest } = o;
   return {
     functionName: 'recorder',
     handler: 'functions/recorder.handler',
@@ -61,6 +63,7 @@ export function recorderTrigger(o: RecorderOptions, recordFile: string): Trigger
     memorySizeMb: 256,
     bootstrapServers: brokers(),
     batchSize: 100,
+    parallelizationFactor: 1,
     maximumBatchingWindowMs: 0,
     startingPosition: 'TRIM_HORIZON',
     consumerGroupId: uniqueName('group'),
@@ -81,7 +84,7 @@ export function recorderTrigger(o: RecorderOptions, recordFile: string): Trigger
 export async function startRecorder(o: RecorderOptions): Promise<Harness> {
   const recordFile = o.recordFile ?? join(mkdtempSync(join(tmpdir(), 'sluice-test-')), 'seen.jsonl');
   const trigger = recorderTrigger(o, recordFile);
-  const events = new Instrumentation();
+  const events = o.events ?? new Instrumentation();
   const joins: Harness['joins'] = [];
   events.on('group.join', (e) => joins.push({ at: Date.now(), memberId: e.memberId, assignment: e.assignment }));
   const invoker = createLocalInvoker({

@@ -1,0 +1,119 @@
+/**
+ * A trigger's partitions under parallelizationFactor > 1: the state of each one it owns, built
+ * from the group's commit (its offset and metadata) the first time a join hands it a batch of
+ * the partition, and kept across a rejoin that finds the commit as this poller left it.
+ */
+import { partitionKey, type KafkaRecord } from '../event/record.ts';
+import { eventRecordBytes } from '../event/event-size.ts';
+import type { PartitionBatch } from '../kafka/group-member.ts';
+import type { WorkItem } from '../poller/work-plan.ts';
+import { DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from './commit-metadata.ts';
+import { orderingKey } from './key-scheduler.ts';
+import { PartitionRun, type RunContext } from './partition-run.ts';
+import { PartitionState, type Pending } from './partition-state.ts';
+
+/** The group's commit of each partition of the topic, with its metadata (ClusterAdmin.committedWithMetadata). */
+export type CommitReader = () => Promise<Map<number, { offset: number; metadata: string | null }>>;
+
+export type ParallelContext = Omit<RunContext, 'metadataMaxBytes' | 'metadataTooLarge' | 'envelopeBytes'> & {
+  readCommitted: CommitReader;
+  envelopeBytes(partition: number): number;
+};
+
+export class ParallelPartitions {
+  private readonly states = new Map<string, PartitionState>();
+  /** The group's commits as one join found them: read once per join, for all its partitions. */
+  private readonly reads = new Map<string, ReturnType<CommitReader>>();
+  private metadataMaxBytes = DEFAULT_METADATA_MAX_BYTES;
+
+  constructor(private readonly c: ParallelContext) {}
+
+  /** Runs the fetched `records` of the batch (`work`: what planWork made of those not filtered out). */
+  async process(batch: PartitionBatch, records: readonly KafkaRecord[], work: readonly WorkItem[], batchEnd: number): Promise<void> {
+    const state = await this.stateFor(batch);
+    state.admit(records, verdicts(work), batchEnd, windowFor(this.metadataMaxBytes));
+    const run = new PartitionRun(
+      {
+        ...this.c,
+        envelopeBytes: this.c.envelopeBytes(batch.partition),
+        metadataMaxBytes: () => this.metadataMaxBytes,
+        metadataTooLarge: (refusedAt) => this.shrink(refusedAt),
+      },
+      batch,
+      state,
+    );
+    await run.run();
+  }
+
+  /** A join assigned `partitions` of `topic`: the others are no longer this poller's. */
+  keepOnly(topic: string, partitions: readonly number[]): void {
+    const owned = new Set(partitions.map((p) => partitionKey(topic, p)));
+    for (const key of this.states.keys()) if (!owned.has(key)) this.states.delete(key);
+  }
+
+  /** The partition's state for the batch's join: kept if the group's commit is still this poller's last one, else built from it. */
+  private async stateFor(batch: PartitionBatch): Promise<PartitionState> {
+    const key = partitionKey(batch.topic, batch.partition);
+    const known = this.states.get(key);
+    if (known?.joinId === batch.joinId) return known;
+    const commit = await this.committed(batch);
+    if (known && commit && known.basis?.next === commit.offset && known.basis.metadata === commit.metadata) {
+      known.joinId = batch.joinId;
+      return known;
+    }
+    const state = this.fromCommit(batch, commit);
+    this.states.set(key, state);
+    return state;
+  }
+
+  private async committed(batch: PartitionBatch): Promise<{ offset: number; metadata: string | null } | undefined> {
+    let read = this.reads.get(batch.joinId);
+    if (!read) {
+      this.reads.clear(); // an older join's reads say nothing now
+      read = this.c.readCommitted();
+      this.reads.set(batch.joinId, read);
+    }
+    try {
+      return (await read).get(batch.partition);
+    } catch (e) {
+      this.reads.delete(batch.joinId);
+      this.c.logger.warn('could not read the group\'s commit metadata: records its last owner finished beyond the committed offset are invoked again', { partition: batch.partition, error: e });
+      return undefined;
+    }
+  }
+
+  private fromCommit(batch: PartitionBatch, commit: { offset: number; metadata: string | null } | undefined): PartitionState {
+    if (!commit) return new PartitionState(batch.joinId, undefined);
+    const decoded = decodeMetadata(commit.metadata, commit.offset);
+    if (decoded.kind === 'done') {
+      const count = decoded.ranges.reduce((n, r) => n + r.until - r.from + 1, 0);
+      this.c.logger.info(`the last owner finished ${count} record${count === 1 ? '' : 's'} beyond the committed offset: skipped`, { partition: batch.partition, committed: commit.offset });
+      return new PartitionState(batch.joinId, commit.offset, decoded.ranges, commit.metadata);
+    }
+    if (decoded.kind !== 'none') {
+      const reason = decoded.kind === 'malformed' ? decoded.reason : decoded.kind === 'stale' ? `written beside offset ${decoded.base}, not ${commit.offset}` : 'not written by Sluice';
+      this.c.logger[decoded.kind === 'foreign' ? 'info' : 'warn'](`the committed offset's metadata is ${decoded.kind} (${reason}): ignored, so every record from the committed offset on is invoked`, { partition: batch.partition, committed: commit.offset });
+      this.c.events.emit('poller.commit_metadata_ignored', { functionName: this.c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: commit.offset, kind: decoded.kind, reason });
+    }
+    return new PartitionState(batch.joinId, commit.offset, [], commit.metadata);
+  }
+
+  /** The broker refused metadata of `refusedAt` characters: its offset.metadata.max.bytes is lower than assumed. */
+  private shrink(refusedAt: number): void {
+    const before = this.metadataMaxBytes;
+    this.metadataMaxBytes = Math.max(0, Math.min(before, refusedAt) >> 1);
+    this.c.logger.warn(`the broker refused commit metadata of ${refusedAt} characters (offset.metadata.max.bytes is lower than ${before}): done records beyond the committed offset are now recorded within ${windowFor(this.metadataMaxBytes)} offsets`, {});
+  }
+}
+
+/** What each record not filtered out becomes: a record to invoke, or one to give up on alone. */
+function verdicts(work: readonly WorkItem[]): Map<number, Pending> {
+  const out = new Map<number, Pending>();
+  for (const item of work) {
+    for (const record of item.records) {
+      const base = { offset: record.offset, record, key: orderingKey(record) };
+      out.set(record.offset, item.giveUp ? { ...base, bytes: item.bytes, giveUp: item.giveUp, ...(item.error ? { error: item.error } : {}) } : { ...base, bytes: eventRecordBytes(record) });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+/**
+ * parallelizationFactor on a real broker (issue 28): up to N chunks of one partition at once,
+ * each key in order, exact commits with the done ranges in the commit's metadata, a poison
+ * record that holds only its key, and a new owner that skips what the metadata marks done.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { Instrumentation } from '../../framework/observe/events.ts';
+import { decodeMetadata } from '../../framework/parallel/commit-metadata.ts';
+import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
+import { createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { checkKeyOrder, committedMetadata, recordIntervals } from '../support/parallel-oracle.ts';
+
+const keyFor = (i: number, keys: number) => (i % 10 === 9 ? null : `k${i % keys}`);
+
+describe('parallelizationFactor', () => {
+  const topics: string[] = [];
+  const harnesses: Harness[] = [];
+  afterAll(async () => {
+    await Promise.all(harnesses.map((h) => h.stop()));
+    await Promise.all(topics.map(deleteTopic));
+  });
+
+  const setup = async (prefix: string, count: number, keys: number) => {
+    const topic = uniqueName(prefix);
+    topics.push(topic);
+    await createTopic(topic, 1);
+    await produce(topic, Array.from({ length: count }, (_, i) => ({ key: keyFor(i, keys), value: `v${i}`, partition: 0 })));
+    return topic;
+  };
+  const committed = async (h: Harness, topic: string) => (await offsets(h.trigger.consumerGroupId, topic))[0]!.committed;
+
+  it('runs up to 10 chunks of one partition at once, each key in offset order, and commits every record', async () => {
+    const count = 600;
+    const topic = await setup('pf-order', count, 30);
+    const h = await startRecorder({ topic, batchSize: 5, parallelizationFactor: 10, env: { SLEEP_MS: '30', FAIL_AT_OFFSET: '57', FAIL_TIMES: '2' } });
+    harnesses.push(h);
+    const spans = recordIntervals(h.events);
+    await waitFor('all committed', async () => (await committed(h, topic)) === count, 90_000);
+
+    const seen = h.seen();
+    const report = checkKeyOrder(seen, spans);
+    const okOffsets = new Set(seen.filter((s) => spans.get(s.requestId)?.ok).flatMap(recordsOf).map((r) => r.offset));
+    console.log(`[parallel order] ${seen.length} invocations, ${report.keys} keys (null included), at most ${report.maxInFlight} at once, ${report.retried} retried, overlaps ${report.overlaps.length}, out of order ${report.outOfOrder.length}`);
+    expect(report.overlaps).toEqual([]);
+    expect(report.outOfOrder).toEqual([]);
+    expect(report.retried).toBe(2); // the chunk with offset 57 failed twice, then succeeded
+    expect(okOffsets.size).toBe(count); // 0 lost
+    expect(report.maxInFlight).toBeGreaterThanOrEqual(5);
+    expect(report.maxInFlight).toBeLessThanOrEqual(10);
+    // Everything is done: the last commit carries no metadata.
+    expect(await committedMetadata(h.trigger.consumerGroupId, topic, 0)).toEqual({ offset: count, metadata: null });
+  });
+
+  it('holds only the poison key; the commit metadata carries what is done beyond it, and a new member skips exactly that', async () => {
+    const count = 200;
+    const keys = 20;
+    const topic = await setup('pf-poison', count, keys);
+    const groupId = uniqueName('group');
+    const poisonKey = keyFor(30, keys)!;
+    // Bisection narrows the failing chunk down to the poison record, so that it holds its key alone.
+    const failure = failurePolicy({ bisectBatchOnFunctionError: true });
+    const first = await startRecorder({ topic, consumerGroupId: groupId, batchSize: 5, parallelizationFactor: 10, failure, env: { POISON_OFFSETS: '30' } });
+    harnesses.push(first);
+    const later = Array.from({ length: count }, (_, i) => i).filter((i) => i >= 30 && keyFor(i, keys) === poisonKey);
+    const others = Array.from({ length: count }, (_, i) => i).filter((i) => !later.includes(i));
+    const okOf = (h: Harness) => new Set(h.seen().filter((s) => h.completed().includes(s.requestId)).flatMap(recordsOf).map((r) => r.offset));
+    await waitFor('every other key done', () => others.every((o) => okOf(first).has(o)), 60_000);
+    await waitFor('committed at the poison record', async () => {
+      const c = await committedMetadata(groupId, topic, 0);
+      const d = decodeMetadata(c.metadata, c.offset);
+      return c.offset === 30 && d.kind === 'done' && d.ranges.reduce((n, r) => n + r.until - r.from + 1, 0) === count - 31 - (later.length - 1);
+    }, 30_000);
+    const commit = await committedMetadata(groupId, topic, 0);
+    console.log(`[parallel poison] committed ${commit.offset} with ${commit.metadata!.length} characters of metadata (${commit.metadata}); the poison key's ${later.length} records wait`);
+    // Nothing of the poison key after it ran while it failed.
+    expect(first.seen().flatMap(recordsOf).filter((r) => later.includes(r.offset) && r.offset !== 30)).toEqual([]);
+    await first.stop();
+    harnesses.splice(harnesses.indexOf(first), 1);
+
+    // A new member of the group, the handler fixed: it invokes the held key's records, and nothing the metadata marks done.
+    const second = await startRecorder({ topic, consumerGroupId: groupId, batchSize: 5, parallelizationFactor: 10 });
+    harnesses.push(second);
+    await waitFor('all committed', async () => (await committed(second, topic)) === count, 60_000);
+    const invoked = second.seen().flatMap(recordsOf).map((r) => r.offset).sort((a, b) => a - b);
+    console.log(`[parallel poison] the new member invoked ${invoked.join(',')}`);
+    expect(invoked).toEqual(later);
+  });
+
+  it.each([
+    { kind: 'foreign', metadata: 'written by another client' },
+    { kind: 'malformed', metadata: 'sluice:pf1:!!' },
+    { kind: 'stale', metadata: 'sluice:pf1:QgMB' }, // 'B', base 3, offset 4 done: written beside 3, found beside 5
+  ])('ignores $kind metadata beside the committed offset and invokes every record from it', async ({ kind, metadata }) => {
+    const topic = await setup(`pf-${kind}`, 20, 4);
+    const groupId = uniqueName('group');
+    await committedMetadata(groupId, topic, 0, { offset: 5, metadata });
+    const events = new Instrumentation();
+    const ignored: string[] = [];
+    events.on('poller.commit_metadata_ignored', (e) => ignored.push(e.kind));
+    const h = await startRecorder({ topic, consumerGroupId: groupId, batchSize: 2, parallelizationFactor: 4, events });
+    harnesses.push(h);
+    await waitFor('all committed', async () => (await committed(h, topic)) === 20, 60_000);
+    const invoked = new Set(h.seen().flatMap(recordsOf).map((r) => r.offset));
+    expect([...invoked].sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => i + 5));
+    expect(ignored).toEqual([kind]);
+  });
+});
