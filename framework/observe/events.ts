@@ -53,8 +53,12 @@ export interface SluiceEvents {
    * and whether records wait because the commit metadata's window is full.
    */
   'poller.partition_parallel': { functionName: string; topic: string; partition: number; inFlight: number; windowFull: boolean };
-  /** The committed metadata a new owner found could not be used: its records are invoked again (never skipped). */
-  'poller.commit_metadata_ignored': { functionName: string; topic: string; partition: number; offset: number; kind: 'foreign' | 'malformed' | 'stale'; reason?: string };
+  /**
+   * What a new owner of the partition found beside the committed offset: `done` ranges it skips
+   * (`skipped` records), none, or metadata it cannot use (`foreign`, `malformed`, `stale`: ignored, so
+   * those records are invoked again, never skipped).
+   */
+  'poller.commit_metadata': { functionName: string; topic: string; partition: number; offset: number; kind: 'done' | 'none' | 'foreign' | 'malformed' | 'stale'; skipped: number; reason?: string };
   /** `notInvoked`: the function was never reached; this retry costs no attempt. */
   /** `untilSuccess`: the policy retries without end (no maximumRetryAttempts, no record age): only success moves the partition on. */
   'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number; notInvoked?: true; untilSuccess?: true };

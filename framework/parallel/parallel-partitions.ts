@@ -85,15 +85,18 @@ export class ParallelPartitions {
   private fromCommit(batch: PartitionBatch, commit: { offset: number; metadata: string | null } | undefined): PartitionState {
     if (!commit) return new PartitionState(batch.joinId, undefined);
     const decoded = decodeMetadata(commit.metadata, commit.offset);
+    const ids = { functionName: this.c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: commit.offset };
     if (decoded.kind === 'done') {
-      const count = decoded.ranges.reduce((n, r) => n + r.until - r.from + 1, 0);
-      this.c.logger.info(`the last owner finished ${count} record${count === 1 ? '' : 's'} beyond the committed offset: skipped`, { partition: batch.partition, committed: commit.offset });
+      const skipped = decoded.ranges.reduce((n, r) => n + r.until - r.from + 1, 0);
+      this.c.logger.info(`the last owner finished ${skipped} record${skipped === 1 ? '' : 's'} beyond the committed offset: skipped`, { partition: batch.partition, committed: commit.offset });
+      this.c.events.emit('poller.commit_metadata', { ...ids, kind: 'done', skipped });
       return new PartitionState(batch.joinId, commit.offset, decoded.ranges, commit.metadata);
     }
-    if (decoded.kind !== 'none') {
+    if (decoded.kind === 'none') this.c.events.emit('poller.commit_metadata', { ...ids, kind: 'none', skipped: 0 });
+    else {
       const reason = decoded.kind === 'malformed' ? decoded.reason : decoded.kind === 'stale' ? `written beside offset ${decoded.base}, not ${commit.offset}` : 'not written by Sluice';
       this.c.logger[decoded.kind === 'foreign' ? 'info' : 'warn'](`the committed offset's metadata is ${decoded.kind} (${reason}): ignored, so every record from the committed offset on is invoked`, { partition: batch.partition, committed: commit.offset });
-      this.c.events.emit('poller.commit_metadata_ignored', { functionName: this.c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: commit.offset, kind: decoded.kind, reason });
+      this.c.events.emit('poller.commit_metadata', { ...ids, kind: decoded.kind, skipped: 0, reason });
     }
     return new PartitionState(batch.joinId, commit.offset, [], commit.metadata);
   }

@@ -5,10 +5,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Instrumentation } from '../../framework/observe/events.ts';
-import { decodeMetadata } from '../../framework/parallel/commit-metadata.ts';
+import { DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from '../../framework/parallel/commit-metadata.ts';
 import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
-import { createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
-import { checkKeyOrder, committedMetadata, recordIntervals } from '../support/parallel-oracle.ts';
+import { createTopic, deleteTopic, offsets, produce, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
+import { checkKeyOrder, committedMetadata, recordIntervals, type Interval } from '../support/parallel-oracle.ts';
 
 const keyFor = (i: number, keys: number) => (i % 10 === 9 ? null : `k${i % keys}`);
 
@@ -86,6 +86,101 @@ describe('parallelizationFactor', () => {
     expect(invoked).toEqual(later);
   });
 
+  it('hands a partition from 1 member to 2 under load: the new owner skips what the metadata marks done, 0 overlaps, each key in order', async () => {
+    const count = 8_000;
+    const topic = uniqueName('pf-rebalance');
+    topics.push(topic);
+    await createTopic(topic, 2);
+    // A key always goes to the same partition, as a producer's partitioner does.
+    await produce(topic, Array.from({ length: count }, (_, i) => ({ key: `k${i % 100}`, value: `v${i}`, partition: i % 2 })));
+    const groupId = uniqueName('group');
+    const spans = new Map<string, Interval & { member: number; partition: number }>();
+    const found: string[] = [];
+    const member = async (n: number) => {
+      const events = new Instrumentation();
+      events.on('poller.commit_metadata', (e) => found.push(`member ${n} partition ${e.partition}: ${e.kind}, ${e.skipped} skipped`));
+      events.on('poller.chunk_end', (e) => {
+        const end = Date.now();
+        if (e.requestId) spans.set(e.requestId, { requestId: e.requestId, start: end - e.durationMs, end, ok: e.ok, member: n, partition: e.partition });
+      });
+      const h = await startRecorder({ topic, consumerGroupId: groupId, batchSize: 10, parallelizationFactor: 10, events, env: { SLEEP_MS: '100' } });
+      harnesses.push(h);
+      return h;
+    };
+    const one = await member(1);
+    await waitFor('member 1 under way', () => one.completed().length >= 100, 60_000);
+    const two = await member(2);
+    await waitFor('all committed', async () => (await offsets(groupId, topic)).every((p) => p.committed === count / 2), 120_000);
+
+    const seen = [...one.seen(), ...two.seen()];
+    const report = checkKeyOrder(seen, spans);
+    const okBy = (h: Harness) => h.seen().filter((s) => h.completed().includes(s.requestId)).flatMap(recordsOf).map((r) => `${r.partition}:${r.offset}`);
+    const [byOne, byTwo] = [okBy(one), okBy(two)];
+    const twice = byTwo.filter((k) => byOne.includes(k));
+    const moved = new Set(two.seen().flatMap(recordsOf).map((r) => r.partition));
+    // Two members on one partition at once: any invocation of one overlapping another member's on the same partition.
+    const all = [...spans.values()];
+    const overlaps = all.filter((a) => all.some((b) => b.member !== a.member && b.partition === a.partition && b.start < a.end - 5 && a.start < b.end - 5));
+    console.log(`[parallel rebalance] member 1 ran ${byOne.length} records, member 2 ${byTwo.length} (partitions ${[...moved].join(',')}); invoked by both: ${twice.length}; overlaps of members ${overlaps.length}; key overlaps ${report.overlaps.length}, out of order ${report.outOfOrder.length}; at most ${report.maxInFlight} at once; commits found: ${found.join('; ')}`);
+    expect(moved.size).toBe(1); // the join moved one partition
+    expect(found.filter((f) => f.startsWith('member 2'))).toHaveLength(1); // its new owner read the group's commit
+    expect(new Set([...byOne, ...byTwo]).size).toBe(count); // 0 lost
+    expect(twice).toEqual([]); // the new owner skipped everything done
+    expect(overlaps).toEqual([]);
+    expect(report.overlaps).toEqual([]);
+    expect(report.outOfOrder).toEqual([]);
+  });
+
+  it('with no destination, lets the other keys flow up to the metadata\'s window, then waits on the poison record with a line and a gauge', async () => {
+    const count = 26_000;
+    const topic = await setup('pf-window', count, 100);
+    const events = new Instrumentation();
+    const windowFull: number[] = [];
+    events.on('poller.partition_parallel', (e) => void (e.windowFull && windowFull.push(Date.now())));
+    const failure = failurePolicy({ bisectBatchOnFunctionError: true });
+    const h = await startRecorder({ topic, batchSize: 100, parallelizationFactor: 10, failure, events, env: { POISON_OFFSETS: '10' } });
+    harnesses.push(h);
+    const window = windowFor(DEFAULT_METADATA_MAX_BYTES);
+    await waitFor('the window full', () => windowFull.length > 0, 90_000);
+    await waitFor('every record the window allows done', async () => {
+      const c = await committedMetadata(h.trigger.consumerGroupId, topic, 0);
+      const d = decodeMetadata(c.metadata, c.offset);
+      return c.offset === 10 && d.kind === 'done' && d.ranges.at(-1)!.until >= 10 + window - 100;
+    }, 60_000);
+    await new Promise((r) => setTimeout(r, 2_000)); // it stays put
+    const c = await committedMetadata(h.trigger.consumerGroupId, topic, 0);
+    const d = decodeMetadata(c.metadata, c.offset);
+    const invoked = h.seen().flatMap(recordsOf).map((r) => r.offset);
+    const highest = Math.max(...invoked);
+    console.log(`[parallel window] committed ${c.offset}, ${c.metadata!.length} characters of metadata, done up to ${d.kind === 'done' ? d.ranges.at(-1)!.until : '?'}, highest offset invoked ${highest} (window ${window} offsets)`);
+    expect(c.offset).toBe(10);
+    expect(highest).toBeLessThanOrEqual(10 + window);
+    expect(c.metadata!.length).toBeLessThanOrEqual(DEFAULT_METADATA_MAX_BYTES);
+    // Nothing of the poison key after it ran; every other record up to the highest one invoked is done.
+    const keyOfOffset = (o: number) => keyFor(o, 100);
+    expect(invoked.filter((o) => o > 10 && keyOfOffset(o) === keyOfOffset(10))).toEqual([]);
+    await h.stop();
+    harnesses.splice(harnesses.indexOf(h), 1);
+  });
+
+  it('with a destination, sends the poison record there and the partition drains', async () => {
+    const count = 300;
+    const topic = await setup('pf-dest', count, 20);
+    const failed = uniqueName('pf-dest-failed');
+    topics.push(failed);
+    await createTopic(failed, 1);
+    const failure = failurePolicy({ bisectBatchOnFunctionError: true, maximumRetryAttempts: 2, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } });
+    const h = await startRecorder({ topic, batchSize: 5, parallelizationFactor: 10, failure, env: { POISON_OFFSETS: '30' } });
+    harnesses.push(h);
+    await waitFor('all committed', async () => (await committed(h, topic)) === count, 60_000);
+    const sent = await readTopic(failed, 1);
+    const ok = new Set(h.seen().filter((s) => h.completed().includes(s.requestId)).flatMap(recordsOf).map((r) => r.offset));
+    expect(sent.map((r) => `${r.headers['sluice-source-offset']} ${r.headers['sluice-failure-reason']}`)).toEqual(['30 RetryAttemptsExhausted']);
+    expect(ok.size).toBe(count - 1);
+    expect(ok.has(30)).toBe(false);
+    expect(await committedMetadata(h.trigger.consumerGroupId, topic, 0)).toEqual({ offset: count, metadata: null });
+  });
+
   it.each([
     { kind: 'foreign', metadata: 'written by another client' },
     { kind: 'malformed', metadata: 'sluice:pf1:!!' },
@@ -96,7 +191,7 @@ describe('parallelizationFactor', () => {
     await committedMetadata(groupId, topic, 0, { offset: 5, metadata });
     const events = new Instrumentation();
     const ignored: string[] = [];
-    events.on('poller.commit_metadata_ignored', (e) => ignored.push(e.kind));
+    events.on('poller.commit_metadata', (e) => ignored.push(e.kind));
     const h = await startRecorder({ topic, consumerGroupId: groupId, batchSize: 2, parallelizationFactor: 4, events });
     harnesses.push(h);
     await waitFor('all committed', async () => (await committed(h, topic)) === 20, 60_000);

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Instrumentation } from '../../framework/observe/events.ts';
 import { recordsOf, type Seen } from './harness.ts';
-import { brokers } from './kafka.ts';
+import { brokers, kafka } from './kafka.ts';
 import { runPythonJson } from './python.ts';
 
 export interface Interval {
@@ -83,8 +83,21 @@ export function checkKeyOrder(seen: readonly Seen[], spans: ReadonlyMap<string, 
 
 const COMMIT_METADATA = fileURLToPath(new URL('./commit_metadata.py', import.meta.url));
 
-/** The group's commit of the partition as librdkafka reads it, after committing `set` if given. */
-export function committedMetadata(groupId: string, topic: string, partition: number, set?: { offset: number; metadata: string }): Promise<{ offset: number; metadata: string | null }> {
-  const request = { brokers: brokers().join(','), groupId, topic, partition, ...(set ?? {}) };
-  return runPythonJson(COMMIT_METADATA, JSON.stringify(request), 'the librdkafka offset client');
+/**
+ * The group's commit of the partition with its metadata, read with a plain kafkajs admin
+ * (OffsetFetch); with `set`, first committed through librdkafka, as another client of the group
+ * would. (confluent-kafka's Python reading of metadata is not used: it reads a string written
+ * without C's NUL terminator past its end.)
+ */
+export async function committedMetadata(groupId: string, topic: string, partition: number, set?: { offset: number; metadata: string }): Promise<{ offset: number; metadata: string | null }> {
+  if (set) await runPythonJson(COMMIT_METADATA, JSON.stringify({ brokers: brokers().join(','), groupId, topic, partition, ...set }), 'the librdkafka offset client');
+  const admin = kafka().admin();
+  await admin.connect();
+  try {
+    const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const p = offsets?.partitions.find((x) => x.partition === partition);
+    return { offset: Number(p?.offset ?? -1), metadata: p?.metadata || null };
+  } finally {
+    await admin.disconnect();
+  }
 }
