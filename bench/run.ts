@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only throughput,overhead,latency,memory,scale-out,container-start]`
+ * `npm run bench [-- --quick] [--only throughput,overhead,latency,memory,scale-out,container-start,parallelization]`
  *
  * Self-contained: starts the bench's own Kafka (.sluice/kafka-bench, port 39392), preloads
  * data, runs each scenario, stops everything, prints the table and a final JSON line, and
@@ -15,10 +15,11 @@ import { containerStart } from './scenarios/container-start.ts';
 import { latency } from './scenarios/latency.ts';
 import { memory } from './scenarios/memory.ts';
 import { overhead } from './scenarios/overhead.ts';
+import { parallelization } from './scenarios/parallelization.ts';
 import { scaleOut } from './scenarios/scale-out.ts';
 import { throughput } from './scenarios/throughput.ts';
 
-const SCENARIOS: Record<string, Scenario> = { throughput, overhead, latency, memory, 'scale-out': scaleOut, 'container-start': containerStart };
+const SCENARIOS: Record<string, Scenario> = { throughput, overhead, latency, memory, 'scale-out': scaleOut, 'container-start': containerStart, parallelization };
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const only = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(SCENARIOS);

@@ -35,6 +35,8 @@ export interface PreloadOptions {
   records: number;
   partitions: number;
   valueBytes: number;
+  /** Keys `key-0` … `key-<keys − 1>`, round-robin over the records; undefined for null keys. */
+  keys?: number;
   /** Records per produce request (spread over every partition). */
   perSend?: number;
   /** Produce requests in flight at once. */
@@ -42,8 +44,9 @@ export interface PreloadOptions {
 }
 
 /**
- * Writes `records` records of `valueBytes` random bytes round-robin over the partitions, many
- * records per request, several requests in flight, no compression. Returns records/s.
+ * Writes `records` records of `valueBytes` random bytes round-robin over the partitions (and the
+ * keys, if any), many records per request, several requests in flight, no compression. Returns
+ * records/s.
  */
 export async function preload(kafka: Kafka, topic: string, o: PreloadOptions): Promise<{ ms: number; perSecond: number }> {
   const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false });
@@ -59,7 +62,7 @@ export async function preload(kafka: Kafka, topic: string, o: PreloadOptions): P
         const from = next;
         const count = Math.min(perSend, o.records - from);
         next += count;
-        const messages = Array.from({ length: count }, (_, i) => ({ value, partition: (from + i) % o.partitions }));
+        const messages = Array.from({ length: count }, (_, i) => ({ value, partition: (from + i) % o.partitions, ...(o.keys ? { key: `key-${(from + i) % o.keys}` } : {}) }));
         await p.send({ topic, acks: 1, messages });
       }
     };

@@ -19,6 +19,8 @@ export interface SluiceOptions {
   topic: string;
   groupId: string;
   batchSize: number;
+  /** Chunks of one partition run at once, 1–10; undefined for the default (1). */
+  parallelizationFactor?: number;
   /** Whole seconds × 1000 (the setting is in seconds); undefined for the default (500 ms, as AWS). */
   maximumBatchingWindowMs?: number;
   concurrency: number;
@@ -57,6 +59,7 @@ export function benchTrigger(o: SluiceOptions): TriggerSpec {
         events: [{
           sluice: {
             topic: o.topic, bootstrapServers: o.brokers.join(','), batchSize: o.batchSize,
+            ...(o.parallelizationFactor === undefined ? {} : { parallelizationFactor: o.parallelizationFactor }),
             ...(o.maximumBatchingWindowMs === undefined ? {} : { maximumBatchingWindow: o.maximumBatchingWindowMs / 1000 }),
             startingPosition: 'TRIM_HORIZON', consumerGroupId: o.groupId, concurrency: o.concurrency,
           },

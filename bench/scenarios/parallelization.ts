@@ -1,0 +1,104 @@
+/**
+ * 7. Parallelization (issue 28): one partition of records with 100 keys taken round-robin, a
+ * handler that waits 100 ms per invocation, batchSize 10, drained with parallelizationFactor 1
+ * and then 10 (each on a topic and group of its own). Records/s is taken over the steady part
+ * of each drain, from the 10% to the 90% record done, so the workers' cold starts and the last
+ * chunks do not count; factor 10 is figured against factor 1 of the same run (ideal 10×).
+ */
+import { Instrumentation } from '../../framework/observe/events.ts';
+import { createTopic, deleteTopics, preload, uniqueName } from '../lib/kafka.ts';
+import { startSluice } from '../lib/sluice.ts';
+import { perSecond, round, waitUntil } from '../lib/stats.ts';
+import type { BenchContext, Scenario } from '../lib/types.ts';
+
+const KEYS = 100;
+const BATCH_SIZE = 10;
+const SLEEP_MS = 100;
+/** The steady part of a drain: between these shares of its records done. */
+const STEADY = [0.1, 0.9] as const;
+
+interface Drain {
+  factor: number;
+  records: number;
+  recordsPerSecond: number;
+  /** Chunks in flight, averaged over the steady part (time-weighted). */
+  meanInFlight: number;
+  /** Batches kafkajs handed over (each ends once its last chunk does). */
+  batches: number;
+  seconds: number;
+}
+
+export const parallelization: Scenario = async (ctx) => {
+  // About 100 records/s at factor 1 and 1,000 at factor 10: some 12 s each (3 s in quick mode).
+  const one = await drain(ctx, 1, ctx.quick ? 300 : 1_200);
+  const ten = await drain(ctx, 10, ctx.quick ? 3_000 : 12_000);
+  const ratio = ten.recordsPerSecond / one.recordsPerSecond;
+  const setting = `1 partition, ${KEYS} keys, ${SLEEP_MS} ms handler, batchSize ${BATCH_SIZE}`;
+  return {
+    figures: [
+      { scenario: 'parallelization', figure: `factor 1, ${setting}, records/s`, value: String(Math.round(one.recordsPerSecond)) },
+      { scenario: 'parallelization', figure: `factor 10, ${setting}, records/s`, value: String(Math.round(ten.recordsPerSecond)) },
+      { scenario: 'parallelization', figure: 'ratio factor 10 / factor 1', value: `${ratio.toFixed(2)}×`, target: '≥ 8×', met: ratio >= 8 },
+      { scenario: 'parallelization', figure: '  factor 10: chunks in flight, mean over the steady part', value: ten.meanInFlight.toFixed(1) },
+    ],
+    data: { keys: KEYS, batchSize: BATCH_SIZE, sleepMs: SLEEP_MS, steady: STEADY, ratio: round(ratio, 2), drains: [one, ten] },
+  };
+};
+
+/** Preloads `records` keyed records on a fresh 1-partition topic and drains them with `factor`. */
+async function drain(ctx: BenchContext, factor: number, records: number): Promise<Drain> {
+  const topic = uniqueName(`parallel-${factor}`);
+  await createTopic(ctx.kafka, topic, 1);
+  // One request in flight: offsets follow the keys' round-robin.
+  await preload(ctx.kafka, topic, { records, partitions: 1, valueBytes: 100, keys: KEYS, inFlight: 1 });
+
+  /** [ms, records done so far] at each chunk's end; [ms, chunks in flight] at each change. */
+  const done: Array<[number, number]> = [];
+  const inFlight: Array<[number, number]> = [];
+  let count = 0;
+  let running = 0;
+  let batches = 0;
+  const events = new Instrumentation();
+  events.on('poller.batch_received', () => batches++);
+  events.on('poller.chunk_start', () => inFlight.push([performance.now(), ++running]));
+  events.on('poller.chunk_end', (e) => {
+    const at = performance.now();
+    inFlight.push([at, --running]);
+    if (e.ok) done.push([at, (count += e.count)]);
+  });
+  const started = performance.now();
+  const sluice = await startSluice({
+    name: `bench-parallel-${factor}`, brokers: ctx.brokers, topic, groupId: uniqueName(`parallel-${factor}-group`),
+    batchSize: BATCH_SIZE, parallelizationFactor: factor, maximumBatchingWindowMs: 0, concurrency: 1, env: { BENCH_SLEEP_MS: String(SLEEP_MS) },
+  }, events);
+  try {
+    const idealMs = (records / (factor * BATCH_SIZE)) * SLEEP_MS;
+    await waitUntil(`factor ${factor}: all ${records} records invoked`, () => count >= records, 3 * idealMs + 60_000);
+  } finally {
+    await sluice.stop();
+    await deleteTopics(ctx.kafka, [topic]);
+  }
+  const [from, to] = STEADY.map((share) => done.find(([, n]) => n >= share * records)!);
+  const recordsPerSecond = perSecond(to![1] - from![1], to![0] - from![0]);
+  const meanInFlight = timeWeightedMean(inFlight, from![0], to![0]);
+  const seconds = (performance.now() - started) / 1000;
+  ctx.log(`factor ${factor}: ${records} records in ${seconds.toFixed(1)} s, ${batches} batches; steady ${Math.round(recordsPerSecond)} records/s, ${meanInFlight.toFixed(1)} chunks in flight`);
+  return { factor, records, recordsPerSecond: round(recordsPerSecond, 1), meanInFlight: round(meanInFlight, 2), batches, seconds: round(seconds, 1) };
+}
+
+/** The mean of a step function given as [time, value] changes, over [from, to]. */
+function timeWeightedMean(steps: ReadonlyArray<[number, number]>, from: number, to: number): number {
+  let sum = 0;
+  let value = 0;
+  let at = from;
+  for (const [t, v] of steps) {
+    if (t > to) break;
+    if (t > at) {
+      sum += value * (t - at);
+      at = t;
+    }
+    value = v;
+  }
+  sum += value * (to - at);
+  return to > from ? sum / (to - from) : 0;
+}
