@@ -37,6 +37,18 @@ describe('triggerLag', () => {
   });
 });
 
+describe('records done beyond the committed offset (parallelizationFactor > 1)', () => {
+  it('are not lag, and show as two columns when any partition has them', () => {
+    const r = triggerLag({ ...base, startingPosition: 'TRIM_HORIZON' }, [{ ...p(0, 30, 200), doneBeyond: { records: 161, metadataBytes: 38 } }, p(1, 5, 5)]);
+    expect(r.partitions.map((x) => x.lag)).toEqual([9, 0]);
+    const text = formatLag([r]);
+    expect(text).toContain('partition  committed  log-end  lag  done-beyond  metadata');
+    expect(text).toContain('          0         30      200    9          161      38 B');
+    expect(text).toContain('          1          5        5    0            0         -');
+    expect(formatLag([triggerLag({ ...base, startingPosition: 'TRIM_HORIZON' }, [p(0, 5, 5)])])).not.toContain('done-beyond');
+  });
+});
+
 describe('formatLag', () => {
   it('prints the group, its members with their partitions, and a table per partition', () => {
     const text = formatLag([triggerLag({ ...base, startingPosition: 'TRIM_HORIZON' }, [p(0, 4, 10), p(1, -1, 3), p(2, 120, 1200)])]);

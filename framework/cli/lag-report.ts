@@ -23,8 +23,9 @@ export interface TriggerLag {
   totalLag: number;
 }
 
+/** Records done beyond the committed offset (parallelizationFactor > 1) are not lag. */
 export function partitionLag(p: GroupPartitionOffsets, startingPosition: StartingPosition): number | null {
-  if (p.committed >= 0) return Math.max(0, p.logEnd - p.committed);
+  if (p.committed >= 0) return Math.max(0, p.logEnd - p.committed - (p.doneBeyond?.records ?? 0));
   if (startingPosition === 'TRIM_HORIZON') return p.logEnd - p.logStart;
   if (startingPosition === 'LATEST') return 0;
   return null;
@@ -50,8 +51,8 @@ function formatOne(r: TriggerLag): string {
     const owned = m.assignment[r.topic] ?? [];
     lines.push(`  member ${m.memberId} (client ${m.clientId}, host ${m.clientHost}): partitions ${owned.length ? [...owned].sort((a, b) => a - b).join(',') : 'none'}`);
   }
-  const rows = r.partitions.map((p) => [String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag)]);
-  lines.push(...table(['partition', 'committed', 'log-end', 'lag'], rows).map((l) => `  ${l}`));
+  const rows = r.partitions.map((p) => [String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag), ...doneColumns(r, p)]);
+  lines.push(...table(['partition', 'committed', 'log-end', 'lag', ...doneHeaders(r)], rows).map((l) => `  ${l}`));
   lines.push(`  total lag ${r.totalLag}`);
   if (r.partitions.some((p) => p.committed < 0)) {
     lines.push(`  - no committed offset: the group starts at ${r.startingPosition}${r.startingPosition === 'AT_TIMESTAMP' ? ' (lag ? until it commits)' : ''}`);
@@ -64,4 +65,17 @@ export function table(headers: string[], rows: string[][]): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
   return [line(headers), ...rows.map(line)];
+}
+
+/**
+ * With parallelizationFactor > 1 a commit carries the records done beyond it: two more columns,
+ * when any partition has such a commit (they are not lag).
+ */
+export function doneHeaders(r: TriggerLag): string[] {
+  return r.partitions.some((p) => p.doneBeyond) ? ['done-beyond', 'metadata'] : [];
+}
+
+export function doneColumns(r: TriggerLag, p: PartitionLag): string[] {
+  if (!r.partitions.some((x) => x.doneBeyond)) return [];
+  return p.doneBeyond ? [String(p.doneBeyond.records), `${p.doneBeyond.metadataBytes} B`] : ['0', '-'];
 }

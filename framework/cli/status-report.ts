@@ -4,7 +4,7 @@
  * owner, all as the brokers answered.
  */
 import type { GroupCoordinator } from '../kafka/admin.ts';
-import { table, type TriggerLag } from './lag-report.ts';
+import { doneColumns, doneHeaders, table, type TriggerLag } from './lag-report.ts';
 
 export interface TriggerStatus extends TriggerLag {
   coordinator: GroupCoordinator;
@@ -34,8 +34,8 @@ function formatOne(r: TriggerStatus): string {
     for (const p of owned) owner.set(p, `#${i + 1}`);
     lines.push(`    #${i + 1} ${m.memberId}  client ${m.clientId}  host ${m.clientHost}  partitions ${owned.length ? owned.join(',') : 'none'}`);
   }
-  const rows = r.partitions.map((p) => [String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag), owner.get(p.partition) ?? '-']);
-  lines.push(...table(['partition', 'committed', 'log-end', 'lag', 'owner'], rows).map((l) => `  ${l}`));
+  const rows = r.partitions.map((p) => [String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag), ...doneColumns(r, p), owner.get(p.partition) ?? '-']);
+  lines.push(...table(['partition', 'committed', 'log-end', 'lag', ...doneHeaders(r), 'owner'], rows).map((l) => `  ${l}`));
   lines.push(`  total lag ${r.totalLag}`);
   return lines.join('\n');
 }

@@ -5,6 +5,7 @@ import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 const { ConfigResourceTypes, AssignerProtocol } = kafkajs;
 import { ConfigError, SluiceError } from '../errors.ts';
 import { describeCause, isAuthenticationFailure } from './client.ts';
+import { decodeMetadata } from '../parallel/commit-metadata.ts';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from './offsets-partition.ts';
 import { privateCluster } from './private-cluster.ts';
 
@@ -27,6 +28,11 @@ export interface PartitionOffsets {
 export interface GroupPartitionOffsets extends PartitionOffsets {
   /** Log-start offset (low watermark): the first record still in the log. */
   logStart: number;
+  /**
+   * parallelizationFactor > 1: records done beyond the committed offset, as the commit's metadata
+   * says (framework/parallel/commit-metadata.ts), and the metadata's length; absent without such metadata.
+   */
+  doneBeyond?: { records: number; metadataBytes: number };
 }
 
 /** A consumer group as the coordinator describes it. */
@@ -159,9 +165,15 @@ export class ClusterAdmin {
       this.admin.fetchTopicOffsets(topic),
       retryCoordinator(() => this.admin.fetchOffsets({ groupId, topics: [topic] })),
     ]);
-    const byPartition = new Map(committed?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
+    const byPartition = new Map(committed?.partitions.map((p) => [p.partition, p]) ?? []);
     return ends
-      .map((e) => ({ partition: e.partition, committed: byPartition.get(e.partition) ?? -1, logStart: Number(e.low), logEnd: Number(e.high) }))
+      .map((e) => {
+        const c = byPartition.get(e.partition);
+        const offset = c ? Number(c.offset) : -1;
+        const done = c?.metadata ? decodeMetadata(c.metadata, offset) : undefined;
+        const doneBeyond = done?.kind === 'done' ? { doneBeyond: { records: done.ranges.reduce((n, r) => n + r.until - r.from + 1, 0), metadataBytes: c!.metadata!.length } } : {};
+        return { partition: e.partition, committed: offset, logStart: Number(e.low), logEnd: Number(e.high), ...doneBeyond };
+      })
       .sort((a, b) => a.partition - b.partition);
   }
 

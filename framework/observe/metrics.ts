@@ -90,6 +90,9 @@ export class PollerMetrics {
     restarts: this.counter('sluice_consumer_restarts_total', 'Consumers restarted as a new member after they stopped.', TRIGGER),
     rebalances: this.counter('sluice_rebalances_total', 'Rebalances this member went through (detected, then rejoined).', ['group']),
     rebalanceDuration: this.histogram('sluice_rebalance_duration_seconds', 'From detecting a rebalance to rejoining.', ['group'], [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300]),
+    chunksInFlight: this.gauge('sluice_partition_chunks_in_flight', 'Invocations of the partition running now (parallelizationFactor > 1).', PARTITION),
+    windowFull: this.gauge('sluice_partition_window_full', '1 while records of the partition wait because the commit metadata\'s window is full (parallelizationFactor > 1).', PARTITION),
+    metadataBytes: this.gauge('sluice_commit_metadata_bytes', 'Length of the last commit\'s metadata: the records done beyond the committed offset (parallelizationFactor > 1).', PARTITION),
     heartbeatFailures: this.counter('sluice_heartbeat_failures_total', 'Heartbeats that failed (a rebalance, or the coordinator unreachable).', ['group']),
   };
 
@@ -147,6 +150,12 @@ export class PollerMetrics {
         s.lag.set(Math.max(0, s.highWatermark - e.offset));
       }
       this.m.commitLatency.observe(this.trigger(e.functionName, e.topic), e.durationMs / 1000);
+      if (e.metadataBytes !== undefined) this.m.metadataBytes.set(s.labels, e.metadataBytes);
+    });
+    on('poller.partition_parallel', (e) => {
+      const { labels } = this.series(e.functionName, e.topic, e.partition);
+      this.m.chunksInFlight.set(labels, e.inFlight);
+      this.m.windowFull.set(labels, e.windowFull ? 1 : 0);
     });
     on('poller.commit_refused', (e) => this.m.commitsRefused.inc({ ...this.series(e.functionName, e.topic, e.partition).labels, reason: e.reason }));
     on('poller.sent_to_destination', (e) => this.m.sent.inc({ ...this.series(e.functionName, e.topic, e.partition).labels, reason: e.reason }, e.offsets.length));
