@@ -43,7 +43,8 @@ export function createInvoker(choice: InvokerChoice, service: ServiceSpec, trigg
       region: service.region,
       ...(choice.lambdaEndpoint ? { endpoint: choice.lambdaEndpoint } : {}),
       logger: logger.child('lambda'),
-      maxConcurrency: triggers.reduce((n, t) => n + t.concurrency, 0),
+      // Partitions at once, times invocations per partition (parallelizationFactor).
+      maxConcurrency: triggers.reduce((n, t) => n + t.concurrency * t.parallelizationFactor, 0),
     });
   }
   return createLocalInvoker({

@@ -95,6 +95,8 @@ export function createPoller(o: PollerOptions): Poller {
       })
     : undefined;
 
+  if (parallel) logger.info(`up to ${trigger.parallelizationFactor} invocations of a partition at once: each key's records in offset order; records without a key in partition order among themselves, one invocation at a time`);
+
   const registryWaits = new Map<number, number>();
   /** The batch through the schema registry; undefined when the registry did not answer and the batch waits. */
   const decode = async (batch: PartitionBatch, decoder: RecordDecoder): Promise<{ records: KafkaRecord[]; undecodable: Map<number, Undecodable> } | undefined> => {
