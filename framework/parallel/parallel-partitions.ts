@@ -8,9 +8,8 @@ import { eventRecordBytes } from '../event/event-size.ts';
 import type { PartitionBatch } from '../kafka/group-member.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
 import { DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from './commit-metadata.ts';
-import { orderingKey } from './key-scheduler.ts';
 import { PartitionRun, type RunContext } from './partition-run.ts';
-import { PartitionState, type Pending } from './partition-state.ts';
+import { PartitionState, pendingOf, type Pending } from './partition-state.ts';
 
 /** The group's commit of each partition of the topic, with its metadata (ClusterAdmin.committedWithMetadata). */
 export type CommitReader = () => Promise<Map<number, { offset: number; metadata: string | null }>>;
@@ -114,8 +113,8 @@ function verdicts(work: readonly WorkItem[]): Map<number, Pending> {
   const out = new Map<number, Pending>();
   for (const item of work) {
     for (const record of item.records) {
-      const base = { offset: record.offset, record, key: orderingKey(record) };
-      out.set(record.offset, item.giveUp ? { ...base, bytes: item.bytes, giveUp: item.giveUp, ...(item.error ? { error: item.error } : {}) } : { ...base, bytes: eventRecordBytes(record) });
+      const giveUp = item.giveUp && { reason: item.giveUp, ...(item.error ? { error: item.error } : {}) };
+      out.set(record.offset, giveUp ? pendingOf(record, item.bytes, giveUp) : pendingOf(record, eventRecordBytes(record)));
     }
   }
   return out;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { KafkaRecord } from '../event/record.ts';
 import { decodeMetadata } from './commit-metadata.ts';
-import { PartitionState, type Pending } from './partition-state.ts';
+import { PartitionState, pendingOf, type Pending } from './partition-state.ts';
 
 const record = (offset: number, key: string | null = `k${offset % 3}`): KafkaRecord =>
   ({ topic: 't', partition: 0, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: key === null ? null : Buffer.from(key), value: Buffer.from('v'), headers: [] }) as unknown as KafkaRecord;
 /** Every record kept (none filtered out) unless listed in `filtered`. */
 const verdicts = (records: KafkaRecord[], filtered: number[] = []) =>
-  new Map<number, Pending>(records.filter((r) => !filtered.includes(r.offset)).map((r) => [r.offset, { offset: r.offset, record: r, key: String(r.key), bytes: 10 }]));
+  new Map<number, Pending>(records.filter((r) => !filtered.includes(r.offset)).map((r) => [r.offset, pendingOf(r, 10)]));
 const batch = (from: number, to: number, skip: number[] = []) => Array.from({ length: to - from + 1 }, (_, i) => record(from + i)).filter((r) => !skip.includes(r.offset));
 const ranges = (s: PartitionState) => {
   const point = s.commitPoint(4096)!;

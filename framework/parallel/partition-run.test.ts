@@ -1,0 +1,102 @@
+/**
+ * PartitionRun's own decisions, with a partition batch, invoker and delivery of the test's making
+ * (the broker-backed behaviour is in tests/integration/parallel.test.ts): the commits it makes as
+ * chunks end out of order, what it does when the broker finds the metadata too long, and that a
+ * rebalance starts no more chunks.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TriggerSpec } from '../config/types.ts';
+import type { KafkaRecord } from '../event/record.ts';
+import type { PartitionBatch } from '../kafka/group-member.ts';
+import { Instrumentation } from '../observe/events.ts';
+import { createLogger } from '../observe/logger.ts';
+import type { ChunkInvoker } from '../poller/chunk-invoker.ts';
+import type { Delivery } from '../poller/delivery.ts';
+import type { WorkItem } from '../poller/work-plan.ts';
+import { decodeMetadata } from './commit-metadata.ts';
+import { PartitionRun, type RunContext } from './partition-run.ts';
+import { PartitionState, pendingOf, type Pending } from './partition-state.ts';
+
+const record = (offset: number, key: string): KafkaRecord =>
+  ({ topic: 't', partition: 0, offset, timestamp: Date.now(), timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] }) as unknown as KafkaRecord;
+
+const trigger = { functionName: 'f', batchSize: 2, parallelizationFactor: 2, timeoutMs: 1_000, failure: { maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined } } as unknown as TriggerSpec;
+
+interface Setup {
+  /** How long the invocation of a chunk starting at this offset takes. */
+  durations: Record<number, number>;
+  /** Answers to commits in order ('ok' after they run out). */
+  answers?: Array<'ok' | 'refused' | 'metadata-too-large'>;
+  active?: () => boolean;
+}
+
+function setup(records: KafkaRecord[], o: Setup) {
+  const commits: Array<{ next: number; done: string }> = [];
+  const invoked: number[][] = [];
+  const shrunk: number[] = [];
+  let maxBytes = 4096;
+  const batch = {
+    topic: 't', partition: 0, records, highWatermark: records.at(-1)!.offset + 1, fetchedAt: Date.now(), joinId: 'm/1',
+    heartbeat: async () => undefined, isActive: o.active ?? (() => true), pauseFor: () => undefined, fetchFrom: () => undefined,
+  } as unknown as PartitionBatch;
+  const context: RunContext = {
+    trigger, events: new Instrumentation(), logger: createLogger('test', { level: 'error' }), heartbeatIntervalMs: 1_000, invocationsShown: false,
+    maxPayloadBytes: 6_000_000, envelopeBytes: 100,
+    invoker: {
+      invoke: async (_b: PartitionBatch, item: WorkItem) => {
+        invoked.push(item.records.map((r) => r.offset));
+        await new Promise((r) => setTimeout(r, o.durations[item.records[0]!.offset] ?? 1));
+        return { ok: true, payload: null, durationMs: 1, requestId: 'r' };
+      },
+    } as unknown as ChunkInvoker,
+    delivery: {
+      sendTimeoutMs: 1_000,
+      commitWith: async (_b: PartitionBatch, next: number, metadata: string | null) => {
+        const answer = o.answers?.shift() ?? 'ok';
+        const d = decodeMetadata(metadata, next);
+        commits.push({ next, done: `${answer}:${d.kind === 'done' ? d.ranges.map((r) => `${r.from}-${r.until}`).join(',') : d.kind}` });
+        return answer;
+      },
+    } as unknown as Delivery,
+    policy: { fitsBudget: () => true, sendGivenUp: async () => true, warnIgnoredFailures: () => undefined },
+    metadataMaxBytes: () => maxBytes,
+    metadataTooLarge: (at) => {
+      shrunk.push(at);
+      maxBytes = 0;
+    },
+  };
+  const state = new PartitionState('m/1', 0);
+  const verdicts = new Map<number, Pending>(records.map((r) => [r.offset, pendingOf(r, 10)]));
+  state.admit(records, verdicts, records.at(-1)!.offset + 1, 24_432);
+  return { run: new PartitionRun(context, batch, state), commits, invoked, shrunk, state };
+}
+
+describe('PartitionRun', () => {
+  it('commits the lowest offset owed as chunks end out of order, with what is done beyond it', async () => {
+    const records = [record(0, 'a'), record(1, 'a'), record(2, 'b'), record(3, 'b')];
+    const { run, commits, invoked } = setup(records, { durations: { 0: 60, 2: 5 } });
+    await run.run();
+    expect(invoked).toEqual([[0, 1], [2, 3]]);
+    expect(commits).toEqual([{ next: 0, done: 'ok:2-3' }, { next: 4, done: 'ok:none' }]);
+  });
+
+  it('commits again with less metadata when the broker finds it too long, and keeps the bound lower', async () => {
+    const records = [record(0, 'a'), record(1, 'a'), record(2, 'b'), record(3, 'b')];
+    const { run, commits, shrunk } = setup(records, { durations: { 0: 60, 2: 5 }, answers: ['metadata-too-large'] });
+    await run.run();
+    expect(shrunk).toHaveLength(1);
+    // With no room for metadata the state equals the commit it started from (0, none): nothing to commit until 0 is done.
+    expect(commits).toEqual([{ next: 0, done: 'metadata-too-large:2-3' }, { next: 4, done: 'ok:none' }]);
+  });
+
+  it('starts no chunk once a rebalance began; the running ones finish and commit', async () => {
+    const records = [record(0, 'a'), record(1, 'a'), record(2, 'a'), record(3, 'a'), record(4, 'b'), record(5, 'b')];
+    let active = true;
+    const { run, commits, invoked, state } = setup(records, { durations: { 0: 30, 4: 5 }, active: () => active });
+    setTimeout(() => (active = false), 15);
+    await run.run();
+    expect(invoked).toEqual([[0, 1], [4, 5]]); // 2-3 (key a, after 0-1) never started
+    expect(commits.at(-1)).toEqual({ next: 2, done: 'ok:4-5' });
+    expect(state.pending.map((p) => p.offset)).toEqual([2, 3]);
+  });
+});
