@@ -53,9 +53,18 @@ export class ParallelPartitions {
   /** The partition's state for the batch's join: kept if the group's commit is still this poller's last one, else built from it. */
   private async stateFor(batch: PartitionBatch): Promise<PartitionState> {
     const key = partitionKey(batch.topic, batch.partition);
-    const known = this.states.get(key);
+    let known = this.states.get(key);
+    if (known?.fetchedEnd !== undefined && batch.highWatermark < known.fetchedEnd) {
+      // The log ends below what this poller fetched: the topic was deleted and created again, or an
+      // unclean leader election truncated it. Its records are new: nothing this state knows holds.
+      this.c.logger.warn('the partition\'s log ends below what this poller fetched: the topic was recreated or its log truncated; reading it as a new log', { partition: batch.partition, fetched: known.fetchedEnd, logEnd: batch.highWatermark });
+      this.states.delete(key);
+      known = undefined;
+    }
     if (known?.joinId === batch.joinId) return known;
-    const commit = await this.committed(batch);
+    let commit = await this.committed(batch);
+    // A commit past the log's end is of a log that is gone (recreated, truncated): kafkajs reads this one from its start.
+    if (commit && commit.offset > batch.highWatermark) commit = undefined;
     if (known && commit && known.basis?.next === commit.offset && known.basis.metadata === commit.metadata) {
       known.joinId = batch.joinId;
       return known;
