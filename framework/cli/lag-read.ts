@@ -12,6 +12,7 @@ import { resolveTriggerSecurity } from '../kafka/security.ts';
 import { groupByCluster } from '../poller/clusters.ts';
 import type { Logger } from '../observe/logger.ts';
 import { triggerLag, type TriggerLag } from './lag-report.ts';
+import { readInFlight } from './poller-metrics.ts';
 import type { TriggerStatus } from './status-report.ts';
 
 export interface ReadLagOptions {
@@ -25,10 +26,19 @@ export function readLag(o: ReadLagOptions): Promise<TriggerLag[]> {
   return readGroups(o, (admin, t, brokers) => lagOf(admin, t, brokers));
 }
 
-export function readStatus(o: ReadLagOptions): Promise<TriggerStatus[]> {
+/**
+ * `pollerMetrics`: the local poller's /metrics, asked for the invocations in flight per partition
+ * of triggers with parallelizationFactor > 1 (poller-metrics.ts); the brokers cannot tell.
+ */
+export async function readStatus(o: ReadLagOptions & { pollerMetrics?: string }): Promise<TriggerStatus[]> {
+  const parallel = o.pollerMetrics !== undefined && o.triggers.some((t) => t.parallelizationFactor > 1);
+  const inFlight = parallel ? await readInFlight(o.pollerMetrics!) : undefined;
   return readGroups(o, async (admin, t, brokers) => {
     const coordinator = await admin.coordinator(t.consumerGroupId);
-    return { ...(await lagOf(admin, t, brokers)), coordinator };
+    const report: TriggerStatus = { ...(await lagOf(admin, t, brokers)), coordinator };
+    if (!inFlight || t.parallelizationFactor === 1) return report;
+    if (!(inFlight instanceof Map)) return { ...report, inFlight: inFlight };
+    return { ...report, inFlight: Object.fromEntries(report.partitions.map((p) => [p.partition, inFlight.get(`${t.functionName}|${t.topic}|${p.partition}`) ?? 0])) };
   });
 }
 

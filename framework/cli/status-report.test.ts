@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatStatus, type TriggerStatus } from './status-report.ts';
 import { watchSeconds } from './status-run.ts';
+import { inFlightFromMetrics } from './poller-metrics.ts';
 
 const report = (over: Partial<TriggerStatus['coordinator']> = {}): TriggerStatus => ({
   functionName: 'orders', topic: 'orders', groupId: 'g', brokers: ['b1:9092'], startingPosition: 'TRIM_HORIZON',
@@ -18,6 +19,34 @@ const report = (over: Partial<TriggerStatus['coordinator']> = {}): TriggerStatus
   ],
   totalLag: 7,
   coordinator: { nodeId: 2, address: 'b2:9092', offsetsPartition: 31, offsetsPartitions: 50, offsetsPartitionLeader: 2, ...over },
+});
+
+describe('formatStatus with parallelizationFactor > 1', () => {
+  it('shows the records done beyond each commit and the invocations in flight the poller reported', () => {
+    const r = report();
+    r.partitions[0]!.doneBeyond = { records: 2, metadataBytes: 18 };
+    const text = formatStatus([{ ...r, inFlight: { 0: 7, 1: 0, 2: 3 } }]);
+    expect(text).toContain('  partition  committed  log-end  lag  done-beyond  metadata  in-flight  owner');
+    expect(text).toContain('          0          5        9    4            2      18 B          7     #1');
+  });
+
+  it('says why in-flight invocations are missing when no poller answered', () => {
+    const text = formatStatus([{ ...report(), inFlight: { unreachable: 'no poller answered at http://127.0.0.1:9464/metrics (fetch failed)' } }]);
+    expect(text).not.toContain('in-flight  owner');
+    expect(text).toContain('  - invocations in flight not shown: no poller answered at http://127.0.0.1:9464/metrics (fetch failed)');
+  });
+});
+
+describe('inFlightFromMetrics', () => {
+  it('reads sluice_partition_chunks_in_flight by function, topic and partition', () => {
+    const text = [
+      '# HELP sluice_partition_chunks_in_flight Invocations of the partition running now.',
+      'sluice_partition_chunks_in_flight{function="orders",topic="orders",partition="0",group="g"} 7',
+      'sluice_partition_chunks_in_flight{function="orders",topic="orders",partition="2",group="g"} 3',
+      'sluice_offset_lag{function="orders",topic="orders",partition="0",group="g"} 4',
+    ].join('\n');
+    expect(inFlightFromMetrics(text)).toEqual(new Map([['orders|orders|0', 7], ['orders|orders|2', 3]]));
+  });
 });
 
 describe('formatStatus', () => {

@@ -8,6 +8,11 @@ import { doneColumns, doneHeaders, table, type TriggerLag } from './lag-report.t
 
 export interface TriggerStatus extends TriggerLag {
   coordinator: GroupCoordinator;
+  /**
+   * parallelizationFactor > 1: invocations running per partition, from the local poller's
+   * /metrics, or why it could not be read; absent for other triggers.
+   */
+  inFlight?: Record<number, number> | { unreachable: string };
 }
 
 /** One block per trigger; `at` heads the report (the time it was read, for --watch). */
@@ -34,8 +39,13 @@ function formatOne(r: TriggerStatus): string {
     for (const p of owned) owner.set(p, `#${i + 1}`);
     lines.push(`    #${i + 1} ${m.memberId}  client ${m.clientId}  host ${m.clientHost}  partitions ${owned.length ? owned.join(',') : 'none'}`);
   }
-  const rows = r.partitions.map((p) => [String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag), ...doneColumns(r, p), owner.get(p.partition) ?? '-']);
-  lines.push(...table(['partition', 'committed', 'log-end', 'lag', ...doneHeaders(r), 'owner'], rows).map((l) => `  ${l}`));
+  const counts = r.inFlight && !('unreachable' in r.inFlight) ? (r.inFlight as Record<number, number>) : undefined;
+  const rows = r.partitions.map((p) => [
+    String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag), ...doneColumns(r, p),
+    ...(counts ? [String(counts[p.partition] ?? 0)] : []), owner.get(p.partition) ?? '-',
+  ]);
+  lines.push(...table(['partition', 'committed', 'log-end', 'lag', ...doneHeaders(r), ...(counts ? ['in-flight'] : []), 'owner'], rows).map((l) => `  ${l}`));
   lines.push(`  total lag ${r.totalLag}`);
+  if (r.inFlight && 'unreachable' in r.inFlight) lines.push(`  - invocations in flight not shown: ${r.inFlight.unreachable}`);
   return lines.join('\n');
 }

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { createLogger } from '../observe/logger.ts';
 import { readStatus } from './lag-read.ts';
+import { localMetricsUrl } from './poller-metrics.ts';
 import { localBrokersFor } from './local-broker.ts';
 import { exitOnError } from './process.ts';
 import { loadServiceFromArgs, selectTriggers, SERVICE_OPTIONS } from './service-args.ts';
@@ -16,7 +17,9 @@ const USAGE = `Usage: npm run status [-- --function <name>] [--stage <stage>] [-
 
 Shows each trigger's consumer group as the brokers see it: state, protocol and assignor, the
 coordinator and the __consumer_offsets partition it leads, every member with its client id, host
-and partitions, and per partition the committed offset, the log-end offset, the lag and the owner.
+and partitions, and per partition the committed offset, the log-end offset, the lag and the owner
+(with parallelizationFactor > 1 also the records done beyond the committed offset, and the
+invocations in flight as the local poller's /metrics tells).
 --json prints the same as JSON; --watch refreshes every ${DEFAULT_WATCH_SECONDS} s until Ctrl-C (--interval <s>
 sets the seconds and implies --watch).`;
 
@@ -37,7 +40,7 @@ async function main(): Promise<void> {
   // Only a watch waits for Ctrl-C; a single read keeps Node's default (exit at once).
   if (every !== undefined) process.once('SIGINT', () => stop.abort());
   await runStatus({
-    read: () => readStatus({ triggers, logger, ...(defaultBrokers ? { defaultBrokers } : {}) }),
+    read: () => readStatus({ triggers, logger, pollerMetrics: localMetricsUrl(service), ...(defaultBrokers ? { defaultBrokers } : {}) }),
     write: (text) => console.log(text),
     json: values.json === true,
     watchSeconds: every,

@@ -7,6 +7,7 @@ import { parseBrokers } from '../config/brokers.ts';
 import { getAt } from '../config/path.ts';
 import { formatLag } from '../cli/lag-report.ts';
 import { readLag, readStatus } from '../cli/lag-read.ts';
+import { localMetricsUrl } from '../cli/poller-metrics.ts';
 import { localBrokersFor, runningLocalBroker } from '../cli/local-broker.ts';
 import { untilSignal } from '../cli/process.ts';
 import { runLocal } from '../cli/run-local.ts';
@@ -81,7 +82,7 @@ export async function status(c: HookContext): Promise<void> {
     if (every !== undefined) process.once('SIGINT', stopWatching);
     try {
       await runStatus({
-        read: () => readStatus({ triggers, logger, ...(defaultBrokers ? { defaultBrokers } : {}) }),
+        read: () => readStatus({ triggers, logger, pollerMetrics: localMetricsUrl(service(c)), ...(defaultBrokers ? { defaultBrokers } : {}) }),
         write: (text) => c.utils.writeText(text),
         json: c.options.json === true,
         watchSeconds: every,

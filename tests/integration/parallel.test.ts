@@ -4,10 +4,12 @@
  * record that holds only its key, and a new owner that skips what the metadata marks done.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { readStatus } from '../../framework/cli/lag-read.ts';
+import { formatStatus, type TriggerStatus } from '../../framework/cli/status-report.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from '../../framework/parallel/commit-metadata.ts';
 import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
-import { createTopic, deleteTopic, offsets, produce, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
+import { createTopic, deleteTopic, offsets, produce, readTopic, testLogger, uniqueName, waitFor } from '../support/kafka.ts';
 import { checkKeyOrder, committedMetadata, recordIntervals, type Interval } from '../support/parallel-oracle.ts';
 
 const keyFor = (i: number, keys: number) => (i % 10 === 9 ? null : `k${i % keys}`);
@@ -129,6 +131,24 @@ describe('parallelizationFactor', () => {
     expect(overlaps).toEqual([]);
     expect(report.overlaps).toEqual([]);
     expect(report.outOfOrder).toEqual([]);
+  });
+
+  it('sluice status shows the invocations in flight per partition (from the poller\'s /metrics) and the records done beyond the commit', async () => {
+    const topic = await setup('pf-status', 300, 30);
+    const h = await startRecorder({ topic, batchSize: 5, parallelizationFactor: 10, httpPort: 0, env: { SLEEP_MS: '400', SLEEP_VARY_MS: '300' } });
+    harnesses.push(h);
+    const read = () => readStatus({ triggers: [h.trigger], logger: testLogger, pollerMetrics: `${h.httpUrl}/metrics` });
+    let seen: TriggerStatus | undefined;
+    await waitFor('chunks in flight and records done beyond the commit', async () => {
+      [seen] = await read();
+      const inFlight = seen!.inFlight as Record<number, number>;
+      return inFlight[0]! >= 2 && (seen!.partitions[0]!.doneBeyond?.records ?? 0) > 0;
+    }, 30_000, 100);
+    const text = formatStatus([seen!]);
+    console.log(`[parallel status]\n${text}`);
+    expect(text).toMatch(/lag {2}done-beyond {2}metadata {2}in-flight {2}owner/);
+    expect((seen!.inFlight as Record<number, number>)[0]).toBeLessThanOrEqual(10);
+    await waitFor('all committed', async () => (await committed(h, topic)) === 300, 60_000);
   });
 
   it('with no destination, lets the other keys flow up to the metadata\'s window, then waits on the poison record with a line and a gauge', async () => {
