@@ -11,6 +11,7 @@
 import { createLambdaInvoker } from '../invoke/lambda.ts';
 import { Instrumentation } from '../observe/events.ts';
 import { createLogger } from '../observe/logger.ts';
+import { invocationsAtOnce } from '../invoke/select.ts';
 import { parseContainerConfig, TRIGGERS_ENV } from '../plugin/deploy/container-config.ts';
 import { runService, type RunningService } from '../poller/service-runner.ts';
 import { inFlightBudgetMs } from '../poller/stop-deadline.ts';
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
   const logger = createLogger('sluice');
   const config = parseContainerConfig(process.env[TRIGGERS_ENV]);
   const stopBudgetMs = inFlightBudgetMs(process.env);
-  const invoker = createLambdaInvoker({ functionNames: config.functionNames, logger: logger.child('lambda'), maxConcurrency: config.triggers.reduce((n, t) => n + t.concurrency, 0) });
+  const invoker = createLambdaInvoker({ functionNames: config.functionNames, logger: logger.child('lambda'), maxConcurrency: invocationsAtOnce(config.triggers) });
   let running: RunningService | undefined;
   const http = httpSettings('container', process.env);
   // CloudWatch metrics as EMF lines on stdout, which the awslogs driver ships (observe/emf.ts).

@@ -36,7 +36,7 @@ export async function readStatus(o: ReadLagOptions & { pollerMetrics?: string })
   return readGroups(o, async (admin, t, brokers) => {
     const coordinator = await admin.coordinator(t.consumerGroupId);
     const report: TriggerStatus = { ...(await lagOf(admin, t, brokers)), coordinator };
-    if (!inFlight || t.parallelizationFactor === 1) return report;
+    if (!inFlight || !(t.parallelizationFactor > 1)) return report;
     if (!(inFlight instanceof Map)) return { ...report, inFlight: inFlight };
     return { ...report, inFlight: Object.fromEntries(report.partitions.map((p) => [p.partition, inFlight.get(`${t.functionName}|${t.topic}|${p.partition}`) ?? 0])) };
   });

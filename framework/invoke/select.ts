@@ -35,6 +35,12 @@ export function parseInvokerChoice(kind: string | undefined, lambdaEndpoint: str
   return { kind: 'lambda', lambdaEndpoint };
 }
 
+/** The most invocations the triggers may run at once: partitions at once, times invocations per partition. */
+export function invocationsAtOnce(triggers: readonly Pick<TriggerSpec, 'concurrency' | 'parallelizationFactor'>[]): number {
+  // A container configuration packaged before parallelizationFactor existed has none: 1.
+  return triggers.reduce((n, t) => n + t.concurrency * (t.parallelizationFactor ?? 1), 0);
+}
+
 export function createInvoker(choice: InvokerChoice, service: ServiceSpec, triggers: TriggerSpec[], logger: Logger, output: (line: string) => void): Invoker {
   const functions = [...new Map(triggers.map((t) => [t.functionName, t])).values()];
   if (choice.kind === 'lambda') {
@@ -43,8 +49,7 @@ export function createInvoker(choice: InvokerChoice, service: ServiceSpec, trigg
       region: service.region,
       ...(choice.lambdaEndpoint ? { endpoint: choice.lambdaEndpoint } : {}),
       logger: logger.child('lambda'),
-      // Partitions at once, times invocations per partition (parallelizationFactor).
-      maxConcurrency: triggers.reduce((n, t) => n + t.concurrency * t.parallelizationFactor, 0),
+      maxConcurrency: invocationsAtOnce(triggers),
     });
   }
   return createLocalInvoker({
