@@ -46,8 +46,11 @@ export interface SluiceEvents {
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused' | 'metadata-too-large'; error?: string };
-  /** `metadataBytes`: the done ranges beyond `offset` the commit carried (parallelizationFactor > 1; 0 for none). */
-  'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number; durationMs: number; metadataBytes?: number };
+  /**
+   * parallelizationFactor > 1: `metadataBytes`, the length of the metadata the commit carried (0 for
+   * none), and `doneBeyond`, the records it marks done beyond `offset`.
+   */
+  'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number; durationMs: number; metadataBytes?: number; doneBeyond?: number };
   /**
    * parallelizationFactor > 1: how many chunks of the partition run now (after each start and end),
    * and whether records wait because the commit metadata's window is full.
@@ -61,7 +64,8 @@ export interface SluiceEvents {
   'poller.commit_metadata': { functionName: string; topic: string; partition: number; offset: number; kind: 'done' | 'none' | 'foreign' | 'malformed' | 'stale'; skipped: number; reason?: string };
   /** `notInvoked`: the function was never reached; this retry costs no attempt. */
   /** `untilSuccess`: the policy retries without end (no maximumRetryAttempts, no record age): only success moves the partition on. */
-  'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number; notInvoked?: true; untilSuccess?: true };
+  /** `keyWaits`: parallelizationFactor > 1, only the records' keys wait, not the partition. */
+  'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number; notInvoked?: true; untilSuccess?: true; keyWaits?: true };
   'poller.heartbeat': { groupId: string; ok: boolean };
 }
 

@@ -18,6 +18,24 @@ describe('the terminal view', () => {
     expect(hints[0]).toContain('set maximumRetryAttempts (e.g. 2) and destinationConfig.onFailure.destination');
   });
 
+  it('with parallelizationFactor, says that the key waits, and each commit once with what is done beyond it', () => {
+    const events = new Instrumentation();
+    const lines: string[] = [];
+    attachTerminalView(events, (l) => lines.push(l));
+    for (let attempt = 1; attempt <= 3; attempt++) events.emit('poller.retry_scheduled', { ...retry(attempt, true), keyWaits: true });
+    expect(lines.find((l) => l.includes('hint:'))).toContain('so its key waits meanwhile (and its partition, once 24,432 offsets beyond it are done)');
+    const commit = (offset: number, doneBeyond: number) =>
+      events.emit('poller.commit', { functionName: 'orders', groupId: 'g', topic: 'orders', partition: 0, offset, durationMs: 1, metadataBytes: doneBeyond ? 20 : 0, doneBeyond });
+    lines.length = 0;
+    commit(6, 3);
+    commit(6, 3); // the metadata changed, not what it counts
+    commit(6, 5);
+    commit(12, 0);
+    expect(lines.map((l) => l.replace(/^.*? {2}committed/, 'committed'))).toEqual([
+      'committed orders-0 @ 6, 3 done beyond it', 'committed orders-0 @ 6, 5 done beyond it', 'committed orders-0 @ 12',
+    ]);
+  });
+
   it('says nothing of the kind when the policy ends the retries', () => {
     const events = new Instrumentation();
     const lines: string[] = [];

@@ -33,6 +33,8 @@ export function attachTerminalView(
   const line = (s: string) => write(`${time()} ${paint(s)}`);
   const offsets = (a: number, b: number) => (a === b ? `offset ${a}` : `offsets ${a}–${b}`);
   const hinted = new Set<string>();
+  /** The last commit line per partition. */
+  const lastCommit = new Map<string, string>();
   const off = [
     events.on('group.join', (e) => {
       const parts = Object.entries(e.assignment).map(([t, ps]) => `${t}[${ps.join(',')}]`).join(' ') || 'no partitions';
@@ -61,7 +63,14 @@ export function attachTerminalView(
             : `✓ ${e.functionName} ${e.topic}-${e.partition} ${e.count} ok in ${e.durationMs} ms`,
       ),
     ),
-    events.on('poller.commit', (e) => line(`  committed ${e.topic}-${e.partition} @ ${e.offset}`)),
+    events.on('poller.commit', (e) => {
+      // parallelizationFactor > 1 commits as each chunk ends, often the same offset with more done beyond it: said once per change.
+      const text = `  committed ${e.topic}-${e.partition} @ ${e.offset}${e.doneBeyond ? `, ${e.doneBeyond} done beyond it` : ''}`;
+      const key = `${e.functionName}|${e.topic}|${e.partition}`;
+      if (e.metadataBytes !== undefined && lastCommit.get(key) === text) return;
+      lastCommit.set(key, text);
+      line(text);
+    }),
     events.on('poller.retry_scheduled', (e) => {
       line(`↻ ${e.functionName} ${e.topic}-${e.partition} retries offset ${e.offset} in ${(e.delayMs / 1000).toFixed(1)} s${e.notInvoked ? ' (the function was not reached: no attempt spent)' : ''}`);
       // Once per function: a record that keeps failing holds its partition for good under AWS's defaults.
@@ -69,7 +78,7 @@ export function attachTerminalView(
         hinted.add(e.functionName);
         write(
           `  hint: ${e.functionName} retries a failing record until it succeeds (maximumRetryAttempts -1 and no maximumRecordAgeInSeconds, AWS's defaults), ` +
-            'so its partition waits meanwhile. To move past a record that keeps failing, set maximumRetryAttempts (e.g. 2) and destinationConfig.onFailure.destination (e.g. kafka://<topic>-failed).',
+            `${e.keyWaits ? 'so its key waits meanwhile (and its partition, once 24,432 offsets beyond it are done)' : 'so its partition waits meanwhile'}. To move past a record that keeps failing, set maximumRetryAttempts (e.g. 2) and destinationConfig.onFailure.destination (e.g. kafka://<topic>-failed).`,
         );
       }
     }),

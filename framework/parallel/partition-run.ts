@@ -171,7 +171,7 @@ export class PartitionRun {
       const delayMs = retryDelayMs(item.unreached, NOT_INVOKED_BACKOFF);
       const { offset } = item.records[0]!;
       c.logger.warn('the function was not reached; retrying without spending an attempt, the key waits', { partition: batch.partition, offset, inARow: item.unreached, retryInMs: delayMs, error: `${result.error.name}: ${result.error.message}` });
-      c.events.emit('poller.retry_scheduled', { functionName: c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset, attempt: item.attempts, delayMs, notInvoked: true });
+      c.events.emit('poller.retry_scheduled', { functionName: c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset, attempt: item.attempts, delayMs, notInvoked: true, keyWaits: true });
       return delayMs;
     }
     const { failedFrom, error, ignoredFailures } = settle(result, item.records, c.trigger.failure.reportBatchItemFailures);
@@ -208,7 +208,7 @@ export class PartitionRun {
     });
     const { maximumRetryAttempts, maximumRecordAgeMs } = c.trigger.failure;
     const untilSuccess = maximumRetryAttempts < 0 && maximumRecordAgeMs === undefined ? { untilSuccess: true as const } : {};
-    c.events.emit('poller.retry_scheduled', { functionName: c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: from, attempt: attempts, delayMs: decision.delayMs, ...untilSuccess });
+    c.events.emit('poller.retry_scheduled', { functionName: c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: from, attempt: attempts, delayMs: decision.delayMs, ...untilSuccess, keyWaits: true });
     return decision.delayMs;
   }
 
@@ -242,7 +242,7 @@ export class PartitionRun {
       this.commitAgain = false;
       const point = this.state.commitPoint(this.c.metadataMaxBytes());
       if (!point || sameCommit(point, this.state.basis)) continue;
-      const outcome = await this.c.delivery.commitWith(this.batch, point.next, point.metadata);
+      const outcome = await this.c.delivery.commitWith(this.batch, point.next, point.metadata, point.doneBeyond);
       if (outcome === 'ok') this.state.basis = point;
       else if (outcome === 'metadata-too-large') {
         this.c.metadataTooLarge(point.metadata?.length ?? 0);

@@ -14,8 +14,8 @@
 import type { KafkaRecord } from '../event/record.ts';
 import type { FailureReason } from '../failure/policy.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
-import { committable, inRanges, type OffsetRange } from './done-ranges.ts';
-import { encodeMetadata } from './commit-metadata.ts';
+import { clampRanges, committable, inRanges, type OffsetRange } from './done-ranges.ts';
+import { encodeMetadata, windowFor } from './commit-metadata.ts';
 import { orderingKey } from './key-scheduler.ts';
 
 /** A fetched record that is owed and has not started. */
@@ -52,6 +52,8 @@ export interface Lane {
 export interface CommitPoint {
   next: number;
   metadata: string | null;
+  /** Records (offsets) done beyond `next`, as the metadata says. */
+  doneBeyond?: number;
 }
 
 export class PartitionState {
@@ -143,7 +145,9 @@ export class PartitionState {
   commitPoint(maxBytes: number): CommitPoint | undefined {
     if (this.end === undefined) return undefined;
     const { next, doneBeyond } = committable(this.owed, this.end);
-    return { next, metadata: encodeMetadata(next, [...doneBeyond, ...this.seed], maxBytes) };
+    const ranges = [...doneBeyond, ...this.seed];
+    const metadata = encodeMetadata(next, ranges, maxBytes);
+    return { next, metadata, doneBeyond: metadata === null ? 0 : clampRanges(ranges, next + windowFor(maxBytes)).reduce((n, r) => n + r.until - r.from + 1, 0) };
   }
 
   /** The lowest offset whose record is in memory (pending or held): fetching it again brings a batch. */

@@ -44,16 +44,16 @@ export class Delivery {
    * Commits `offset` with the done ranges beyond it in `metadata` (parallelizationFactor > 1), and
    * leaves the fetch position alone. `metadata-too-large` is not logged: the caller shrinks it.
    */
-  commitWith(batch: PartitionBatch, offset: number, metadata?: string | null): Promise<'ok' | 'refused' | 'metadata-too-large'> {
-    return this.commitAs(batch, offset, metadata === undefined ? undefined : { metadata });
+  commitWith(batch: PartitionBatch, offset: number, metadata?: string | null, doneBeyond = 0): Promise<'ok' | 'refused' | 'metadata-too-large'> {
+    return this.commitAs(batch, offset, metadata === undefined ? undefined : { metadata }, doneBeyond);
   }
 
-  private async commitAs(batch: PartitionBatch, offset: number, metadata: { metadata: string | null } | undefined): Promise<'ok' | 'refused' | 'metadata-too-large'> {
+  private async commitAs(batch: PartitionBatch, offset: number, metadata: { metadata: string | null } | undefined, doneBeyond = 0): Promise<'ok' | 'refused' | 'metadata-too-large'> {
     const ids = { functionName: this.trigger.functionName, topic: batch.topic, partition: batch.partition, offset };
     const started = performance.now();
     const result = metadata ? await batch.commit(offset, metadata) : await batch.commit(offset);
     if (result.ok) {
-      const metadataBytes = metadata ? { metadataBytes: metadata.metadata?.length ?? 0 } : {};
+      const metadataBytes = metadata ? { metadataBytes: metadata.metadata?.length ?? 0, doneBeyond } : {};
       this.events.emit('poller.commit', { ...ids, groupId: this.trigger.consumerGroupId, durationMs: performance.now() - started, ...metadataBytes });
       return 'ok';
     }
