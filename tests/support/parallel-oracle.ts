@@ -4,11 +4,17 @@
  * that no two invocations holding the same key overlapped in time, and that a key's offsets were
  * invoked in increasing order, a retry (the same offsets again) allowed and counted.
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Instrumentation } from '../../framework/observe/events.ts';
+import { LIB_DIR } from '../../infra/kafka/broker.ts';
 import { recordsOf, type Seen } from './harness.ts';
 import { brokers } from './kafka.ts';
 import { runPythonJson } from './python.ts';
+
+const run = promisify(execFile);
 
 export interface Interval {
   requestId: string;
@@ -98,9 +104,15 @@ export function checkKeyOrder(seen: readonly Seen[], spans: ReadonlyMap<string, 
 }
 
 const COMMIT_METADATA = fileURLToPath(new URL('./commit_metadata.py', import.meta.url));
+const COMMITTED_OFFSET = fileURLToPath(new URL('./CommittedOffset.java', import.meta.url));
 
-/** The group's commit of the partition as librdkafka reads it, after committing `set` if given. */
-export function committedMetadata(groupId: string, topic: string, partition: number, set?: { offset: number; metadata: string }): Promise<{ offset: number; metadata: string | null }> {
-  const request = { brokers: brokers().join(','), groupId, topic, partition, ...(set ?? {}) };
-  return runPythonJson(COMMIT_METADATA, JSON.stringify(request), 'the librdkafka offset client');
+/**
+ * The group's commit of the partition, after committing `set` if given (through librdkafka, which
+ * commits the string with C's NUL). Read back through kafka-clients: librdkafka's Python binding can
+ * append bytes from beyond a string committed without a NUL (CommittedOffset.java says why).
+ */
+export async function committedMetadata(groupId: string, topic: string, partition: number, set?: { offset: number; metadata: string }): Promise<{ offset: number; metadata: string | null }> {
+  if (set) await runPythonJson(COMMIT_METADATA, JSON.stringify({ brokers: brokers().join(','), groupId, topic, partition, ...set }), 'the librdkafka offset client');
+  const { stdout } = await run('java', ['-cp', join(LIB_DIR, '*'), COMMITTED_OFFSET, brokers().join(','), groupId, topic, String(partition)], { timeout: 60_000 });
+  return JSON.parse(stdout) as { offset: number; metadata: string | null };
 }
