@@ -10,6 +10,7 @@ import { recordsOf, type Seen } from './harness.ts';
 import { brokers, kafka } from './kafka.ts';
 import { runPythonJson } from './python.ts';
 
+
 export interface Interval {
   requestId: string;
   start: number;
@@ -27,6 +28,21 @@ export function recordIntervals(events: Instrumentation): Map<string, Interval> 
   return spans;
 }
 
+/**
+ * The same spans from a poller process's output (SLUICE_LOG_FORMAT=json prints each
+ * poller.chunk_end as a JSON line stamped with its time): for a poller run as a child process.
+ */
+export function intervalsFromOutput(output: string): Map<string, Interval> {
+  const spans = new Map<string, Interval>();
+  for (const line of output.split('\n')) {
+    if (!line.includes('"poller.chunk_end"') || !line.endsWith('}')) continue; // a line cut short by kill -9
+    const e = JSON.parse(line) as { event: string; time: string; requestId?: string; durationMs: number; ok: boolean };
+    const end = Date.parse(e.time);
+    if (e.event === 'poller.chunk_end' && e.requestId) spans.set(e.requestId, { requestId: e.requestId, start: end - e.durationMs, end, ok: e.ok });
+  }
+  return spans;
+}
+
 export interface OracleReport {
   keys: number;
   /** Two invocations of one key that ran at the same time. */
@@ -39,7 +55,8 @@ export interface OracleReport {
   maxInFlight: number;
 }
 
-const keyOf = (r: { key?: string | null }) => r.key ?? '(null)';
+/** A record's ordering key as the oracle names it: null keys share one. */
+export const keyOf = (r: { key?: string | null }) => r.key ?? '(null)';
 
 export function checkKeyOrder(seen: readonly Seen[], spans: ReadonlyMap<string, Interval>): OracleReport {
   const byKey = new Map<string, Array<{ span: Interval; offsets: number[] }>>();
