@@ -40,6 +40,8 @@ describe('resolveService', () => {
           bootstrapServers: undefined,
           batchSize: 100,
           parallelizationFactor: 1,
+          engine: 'kafkajs',
+          groupProtocol: 'classic',
           maximumBatchingWindowMs: 500,
           startingPosition: 'TRIM_HORIZON',
           consumerGroupId: 'sluice-shop-orders',
@@ -214,7 +216,7 @@ describe('resolveService', () => {
     const lines = errorOf(() => resolveService(doc, options)).split('\n');
     expect(lines[0]).toBe('serverless.yml: 5 problems with the Sluice configuration:');
     expect(lines.slice(1)).toEqual([
-      '  - custom.sluice: unknown property "brokers". Allowed properties: bootstrapServers, emulateNativeEvents, maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts, http, metrics, deploy, build.',
+      '  - custom.sluice: unknown property "brokers". Allowed properties: bootstrapServers, emulateNativeEvents, maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts, engine, groupProtocol, http, metrics, deploy, build.',
       '  - functions.orders.events[0].sluice: unknown property "batchsize". Did you mean "batchSize"?',
       '  - functions.orders.events[0].sluice.batchSize: must be at most 10000 (got 10001). batchSize is the number of records per invocation, 1–10000.',
       '  - functions.payments: missing required property "handler" (the handler to invoke, e.g. functions/payments.handler).',

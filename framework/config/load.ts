@@ -5,7 +5,7 @@ import { ConfigError, isConfigError } from '../errors.ts';
 import { parseBrokers } from './brokers.ts';
 import { duplicateGroupIds } from './group-ids.ts';
 import { formatPath, getAt, isPlainObject, showValue, type PathSegment } from './path.ts';
-import type { GroupTuningInput } from './schema.ts';
+import type { ServiceTuning } from './trigger.ts';
 import { buildTrigger, functionSettings, type FunctionInput } from './trigger.ts';
 import type { ServiceSpec, TriggerSpec } from './types.ts';
 import { fromNativeEvent, nativeEventIndexes, type NativeKind } from './native-events.ts';
@@ -180,15 +180,15 @@ function serviceSettings(custom: unknown, problems: string[]): ServiceSettings {
 
 interface ServiceSettings {
   brokers: string[] | undefined;
-  tuning: GroupTuningInput | undefined;
+  tuning: ServiceTuning | undefined;
   emulateNativeEvents: boolean;
   http: { port?: number } | undefined;
   metrics: { namespace?: string; period?: number } | undefined;
 }
 
-function pickTuning(v: GroupTuningInput): GroupTuningInput {
-  const { maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts } = v;
-  return Object.fromEntries(Object.entries({ maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts }).filter(([, x]) => x !== undefined));
+function pickTuning(v: ServiceTuning): ServiceTuning {
+  const { maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts, engine, groupProtocol } = v;
+  return Object.fromEntries(Object.entries({ maxPollIntervalMs, sessionTimeoutMs, heartbeatIntervalMs, concurrency, maxConsumerRestarts, engine, groupProtocol }).filter(([, x]) => x !== undefined));
 }
 
 /** `KAFKA_BROKERS`, comma-separated; unset or empty means the local broker. */

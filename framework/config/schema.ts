@@ -208,6 +208,25 @@ export const sluiceEventSchema = {
       maximum: 10,
       default: 1,
     },
+    engine: {
+      description:
+        'engine is the Kafka client the trigger\'s member runs on: kafkajs (the default; the classic group protocol) or librdkafka ' +
+        '(@confluentinc/kafka-javascript, an optional dependency: KIP-848\'s consumer group protocol and static membership).',
+      enum: ['kafkajs', 'librdkafka'],
+    },
+    groupProtocol: {
+      description:
+        'groupProtocol is how the member joins its group: consumer (KIP-848, Kafka 4.0+; only with engine librdkafka, where it is the default) ' +
+        'or classic (older clusters; the only protocol kafkajs speaks).',
+      enum: ['consumer', 'classic'],
+    },
+    groupInstanceId: {
+      description:
+        'groupInstanceId makes the member static (KIP-345, engine librdkafka): a restart within the session keeps its partitions. ' +
+        '1–249 letters, digits, ".", "_" or "-", distinct per poller in the group: derive it per task or pod, e.g. ${env:HOSTNAME}.',
+      type: 'string',
+      pattern: '^[A-Za-z0-9._-]{1,249}$',
+    },
     maximumBatchingWindow: {
       $comment: 'AWS: MaximumBatchingWindowInSeconds',
       description:
@@ -282,6 +301,18 @@ export const sluiceCustomSchema = {
       default: false,
     },
     ...groupTuningSchema('custom'),
+    engine: {
+      description:
+        'engine is the Kafka client the trigger\'s member runs on: kafkajs (the default; the classic group protocol) or librdkafka ' +
+        '(@confluentinc/kafka-javascript, an optional dependency: KIP-848\'s consumer group protocol and static membership).',
+      enum: ['kafkajs', 'librdkafka'],
+    },
+    groupProtocol: {
+      description:
+        'groupProtocol is how the member joins its group: consumer (KIP-848, Kafka 4.0+; only with engine librdkafka, where it is the default) ' +
+        'or classic (older clusters; the only protocol kafkajs speaks).',
+      enum: ['consumer', 'classic'],
+    },
     http: {
       description: 'http holds the poller\'s health server settings, e.g. "http: { port: 9464 }" (/healthz, /readyz).',
       type: 'object',
@@ -348,6 +379,9 @@ export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
   bootstrapServers?: string | string[];
   batchSize?: number;
   parallelizationFactor?: number;
+  engine?: 'kafkajs' | 'librdkafka';
+  groupProtocol?: 'consumer' | 'classic';
+  groupInstanceId?: string;
   maximumBatchingWindow?: number;
   startingPosition?: (typeof STARTING_POSITIONS)[number];
   startingPositionTimestamp?: number;
@@ -365,6 +399,8 @@ export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
 /** `custom.sluice` as the schema admits it. */
 export interface SluiceCustomInput extends GroupTuningInput {
   bootstrapServers?: string | string[];
+  engine?: 'kafkajs' | 'librdkafka';
+  groupProtocol?: 'consumer' | 'classic';
   emulateNativeEvents?: boolean;
   http?: { port?: number };
   metrics?: { namespace?: string; period?: number };

@@ -6,6 +6,7 @@ import { parseFilterPatterns } from './filters.ts';
 import { groupSettings } from './group.ts';
 import { defaultGroupId, defaultGroupIdProblem } from './group-ids.ts';
 import { isPlainObject, showValue } from './path.ts';
+import { engineSettings, type EngineInput } from './engine.ts';
 import type { GroupTuningInput, SluiceEventInput } from './schema.ts';
 import type { TriggerSpec } from './types.ts';
 
@@ -58,6 +59,9 @@ export function functionSettings(
   return { settings, problems };
 }
 
+/** What `custom.sluice` sets for triggers that leave it out: group tuning, engine and group protocol. */
+export type ServiceTuning = GroupTuningInput & Omit<EngineInput, 'groupInstanceId'>;
+
 export interface TriggerContext {
   service: string;
   /** Where the event is declared: `functions.orders.events[0].sluice`. */
@@ -68,7 +72,7 @@ export interface TriggerContext {
    * `custom.sluice`'s consumer-group tuning, for values the event leaves out; undefined when
    * custom.sluice is invalid (already reported), which skips the cross-field rules (group.ts).
    */
-  serviceTuning: GroupTuningInput | undefined;
+  serviceTuning: ServiceTuning | undefined;
   /** How many triggers the function declares (its default group id names the topic when several). */
   triggersOfFunction: number;
   /**
@@ -87,6 +91,7 @@ export function buildTrigger(
   const startingPosition = event.startingPosition ?? 'TRIM_HORIZON';
   const group = groupSettings(event, context.serviceTuning, { path: context.path, functionName: fn.functionName, timeoutMs: fn.timeoutMs });
   const failure = failurePolicy(event, { path: context.path, topic: event.topic });
+  const engine = engineSettings(event, context.serviceTuning, context.path);
   const filters = parseFilterPatterns(event.filterPatterns ?? [], `${context.path}.filterPatterns`);
   const bootstrapServers = own === undefined ? context.fallbackBrokers : own.brokers;
   const mskCluster = event.arn !== undefined ? { clusterArn: event.arn } : context.nativeMsk;
@@ -97,6 +102,7 @@ export function buildTrigger(
     bootstrapServers,
     batchSize: event.batchSize ?? DEFAULT_BATCH_SIZE,
     parallelizationFactor: event.parallelizationFactor ?? 1,
+    ...engine.settings,
     maximumBatchingWindowMs:
       event.maximumBatchingWindow === undefined ? DEFAULT_BATCHING_WINDOW_MS : event.maximumBatchingWindow * 1000,
     startingPosition,
@@ -115,7 +121,7 @@ export function buildTrigger(
   if (startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp !== undefined) {
     trigger.startingPositionTimestampMs = Math.round(event.startingPositionTimestamp * 1000);
   }
-  return { trigger, problems: [...(own?.problems ?? []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...failure.problems, ...filters.problems, ...access.problems, ...(registry?.problems ?? [])] };
+  return { trigger, problems: [...(own?.problems ?? []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...engine.problems, ...failure.problems, ...filters.problems, ...access.problems, ...(registry?.problems ?? [])] };
 }
 
 /** A positive number (numeric strings from `${env:…}` accepted), undefined when not set. */

@@ -72,6 +72,12 @@ export interface TriggerSpec {
    * (framework/parallel/, docs/how-it-works.md).
    */
   parallelizationFactor: number;
+  /** The Kafka client the member runs on (framework/config/engine.ts): kafkajs (default) or librdkafka. */
+  engine: 'kafkajs' | 'librdkafka';
+  /** The group protocol it joins with: classic, or consumer (KIP-848, librdkafka only). */
+  groupProtocol: 'classic' | 'consumer';
+  /** Static membership (KIP-345, librdkafka only): the member's group.instance.id. */
+  groupInstanceId?: string;
   /** How long to gather records before invoking, in ms (`maximumBatchingWindow` seconds × 1000; default 500 ms as AWS for Kafka). */
   maximumBatchingWindowMs: number;
   startingPosition: StartingPosition;

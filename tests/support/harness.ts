@@ -64,6 +64,8 @@ export function recorderTrigger(o: RecorderOptions, recordFile: string): Trigger
     bootstrapServers: brokers(),
     batchSize: 100,
     parallelizationFactor: 1,
+    engine: 'kafkajs',
+    groupProtocol: 'classic',
     maximumBatchingWindowMs: 0,
     startingPosition: 'TRIM_HORIZON',
     consumerGroupId: uniqueName('group'),

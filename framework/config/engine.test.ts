@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { engineSettings } from './engine.ts';
+
+const AT = 'functions.orders.events[0].sluice';
+
+describe('engineSettings', () => {
+  it('defaults to kafkajs with the classic protocol, and librdkafka to KIP-848', () => {
+    expect(engineSettings({}, undefined, AT)).toEqual({ settings: { engine: 'kafkajs', groupProtocol: 'classic' }, problems: [] });
+    expect(engineSettings({ engine: 'librdkafka' }, undefined, AT).settings).toEqual({ engine: 'librdkafka', groupProtocol: 'consumer' });
+    expect(engineSettings({}, { engine: 'librdkafka', groupProtocol: 'classic' }, AT).settings).toEqual({ engine: 'librdkafka', groupProtocol: 'classic' });
+    expect(engineSettings({ engine: 'kafkajs' }, { engine: 'librdkafka' }, AT).settings.engine).toBe('kafkajs'); // the trigger's own wins
+  });
+
+  it('refuses what kafkajs cannot do by name, saying where the engine was chosen and what to change', () => {
+    expect(engineSettings({ groupProtocol: 'consumer' }, undefined, AT).problems).toEqual([
+      `${AT}: groupProtocol consumer (KIP-848) needs engine: librdkafka; the default engine, kafkajs, speaks only the classic group protocol. Set engine: librdkafka on the trigger or in custom.sluice, or groupProtocol: classic.`,
+    ]);
+    expect(engineSettings({ groupProtocol: 'consumer' }, { engine: 'kafkajs' }, AT).problems[0]).toContain('engine kafkajs (custom.sluice) speaks only');
+    expect(engineSettings({ groupInstanceId: 'task-1' }, undefined, AT).problems).toEqual([
+      `${AT}.groupInstanceId: static membership needs engine: librdkafka; the default engine, kafkajs, cannot keep a member's partitions across a restart. Set engine: librdkafka, or remove groupInstanceId.`,
+    ]);
+  });
+
+  it('keeps a static member\'s id, and refuses one Kafka would not accept', () => {
+    expect(engineSettings({ engine: 'librdkafka', groupInstanceId: 'ip-10-0-1-7.ec2' }, undefined, AT)).toEqual({
+      settings: { engine: 'librdkafka', groupProtocol: 'consumer', groupInstanceId: 'ip-10-0-1-7.ec2' }, problems: [],
+    });
+    expect(engineSettings({ engine: 'librdkafka', groupInstanceId: 'pod 1' }, undefined, AT).problems[0]).toMatch(/"pod 1" is not a group.instance.id.*\$\{env:HOSTNAME\}/);
+  });
+
+  it('refuses parallelizationFactor on librdkafka until its commit metadata is built there', () => {
+    expect(engineSettings({ engine: 'librdkafka', parallelizationFactor: 4 }, undefined, AT).problems[0]).toMatch(/parallelizationFactor: runs on engine kafkajs only for now/);
+  });
+});

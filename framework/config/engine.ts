@@ -1,0 +1,54 @@
+/**
+ * Pure: which Kafka client a trigger's member runs on, and how it joins its group (issue 29).
+ * `engine` is kafkajs (the default, the classic group protocol only) or librdkafka
+ * (@confluentinc/kafka-javascript: KIP-848's consumer protocol, static membership). The trigger's
+ * own value wins over `custom.sluice`'s. What an engine cannot do is refused here, naming the
+ * setting and what to change, rather than at the first rebalance.
+ */
+import type { TriggerSpec } from './types.ts';
+
+export const ENGINES = ['kafkajs', 'librdkafka'] as const;
+export const GROUP_PROTOCOLS = ['consumer', 'classic'] as const;
+export type Engine = (typeof ENGINES)[number];
+export type GroupProtocol = (typeof GROUP_PROTOCOLS)[number];
+
+/** A Kafka group.instance.id: what Kafka accepts in a group id, up to 249 characters. */
+export const GROUP_INSTANCE_ID = /^[A-Za-z0-9._-]{1,249}$/;
+
+export interface EngineInput {
+  engine?: Engine;
+  groupProtocol?: GroupProtocol;
+  groupInstanceId?: string;
+}
+
+export type EngineSettings = Pick<TriggerSpec, 'engine' | 'groupProtocol'> & Partial<Pick<TriggerSpec, 'groupInstanceId'>>;
+
+export function engineSettings(
+  event: EngineInput & { parallelizationFactor?: number },
+  service: Omit<EngineInput, 'groupInstanceId'> | undefined,
+  path: string,
+): { settings: EngineSettings; problems: string[] } {
+  const engine = event.engine ?? service?.engine ?? 'kafkajs';
+  const where = event.engine !== undefined ? path : service?.engine !== undefined ? 'custom.sluice' : undefined;
+  const named = (p: string) => (where ? `engine ${engine} (${where === path ? 'this trigger' : where})` : 'the default engine, kafkajs,');
+  // KIP-848 on the engine that has it; kafkajs has only the classic protocol.
+  const groupProtocol = event.groupProtocol ?? service?.groupProtocol ?? (engine === 'librdkafka' ? 'consumer' : 'classic');
+  const problems: string[] = [];
+  if (engine === 'kafkajs' && groupProtocol === 'consumer') {
+    problems.push(
+      `${path}: groupProtocol consumer (KIP-848) needs engine: librdkafka; ${named(path)} speaks only the classic group protocol. ` +
+        'Set engine: librdkafka on the trigger or in custom.sluice, or groupProtocol: classic.',
+    );
+  }
+  if (event.groupInstanceId !== undefined && engine === 'kafkajs') {
+    problems.push(`${path}.groupInstanceId: static membership needs engine: librdkafka; ${named(path)} cannot keep a member's partitions across a restart. Set engine: librdkafka, or remove groupInstanceId.`);
+  }
+  if (event.groupInstanceId !== undefined && !GROUP_INSTANCE_ID.test(event.groupInstanceId)) {
+    problems.push(`${path}.groupInstanceId: "${event.groupInstanceId}" is not a group.instance.id: 1–249 letters, digits, ".", "_" or "-". Derive it per task or pod, e.g. \${env:HOSTNAME}.`);
+  }
+  if (engine === 'librdkafka' && (event.parallelizationFactor ?? 1) > 1) {
+    problems.push(`${path}.parallelizationFactor: runs on engine kafkajs only for now (its commit metadata is not built on librdkafka yet). Set engine: kafkajs on this trigger, or parallelizationFactor: 1.`);
+  }
+  const settings: EngineSettings = { engine, groupProtocol, ...(event.groupInstanceId !== undefined ? { groupInstanceId: event.groupInstanceId } : {}) };
+  return { settings, problems };
+}
