@@ -61,20 +61,33 @@ function unreadable(record: KafkaRecord, reason: InputFailureReason, e: unknown)
 
 /** In wire order per name; kafkajs folds repeated header names into an array, unfolded here to one entry each. */
 function readHeaders(headers: KafkaMessage['headers'], bounds: HeaderBounds): KafkaRecord['headers'] {
+  if (!headers) return [];
+  return readHeaderPairs(
+    Object.keys(headers).flatMap((name) => {
+      const value = headers[name];
+      return (Array.isArray(value) ? value : [value]).map((v): [string, unknown] => [name, v]);
+    }),
+    bounds,
+  );
+}
+
+/** Header name and value pairs as a record carries them, within the bounds (OverLimit past them). */
+export function readHeaderPairs(pairs: Iterable<[string, unknown]>, bounds: HeaderBounds): KafkaRecord['headers'] {
   const out: KafkaRecord['headers'] = [];
-  if (!headers) return out;
   let bytes = 0;
-  for (const name of Object.keys(headers)) {
-    const value = headers[name];
-    for (const v of Array.isArray(value) ? value : [value]) {
-      const buffer = v === undefined || v === null ? null : Buffer.isBuffer(v) ? v : typeof v === 'string' ? Buffer.from(v) : invalid(name);
-      bytes += Buffer.byteLength(name) + (buffer?.length ?? 0);
-      out.push([name, buffer]);
-      if (out.length > bounds.maxHeaders) throw new OverLimit(`it has more than ${bounds.maxHeaders} headers (the bound maxHeaders)`);
-      if (bytes > bounds.maxHeaderBytes) throw new OverLimit(`its headers exceed ${bounds.maxHeaderBytes} bytes (the bound maxHeaderBytes)`);
-    }
+  for (const [name, v] of pairs) {
+    const buffer = v === undefined || v === null ? null : Buffer.isBuffer(v) ? v : typeof v === 'string' ? Buffer.from(v) : invalid(name);
+    bytes += Buffer.byteLength(name) + (buffer?.length ?? 0);
+    out.push([name, buffer]);
+    if (out.length > bounds.maxHeaders) throw new OverLimit(`it has more than ${bounds.maxHeaders} headers (the bound maxHeaders)`);
+    if (bytes > bounds.maxHeaderBytes) throw new OverLimit(`its headers exceed ${bounds.maxHeaderBytes} bytes (the bound maxHeaderBytes)`);
   }
   return out;
+}
+
+/** A record whose headers could not be read: it travels on without them, marked for the failure policy. */
+export function withoutHeaders(record: KafkaRecord, e: unknown): KafkaRecord {
+  return unreadable(record, e instanceof OverLimit ? 'HeadersOverLimit' : 'RecordUnreadable', e);
 }
 
 function invalid(name: string): never {

@@ -5,7 +5,7 @@
  * commits only what succeeded, was filtered out, or reached the on-failure destination.
  */
 import type { TriggerSpec } from '../config/types.ts';
-import type { SluiceError } from '../errors.ts';
+import { ConfigError, type SluiceError } from '../errors.ts';
 import { MAX_PAYLOAD_BYTES } from '../chunking/chunker.ts';
 import { envelopeBytes } from '../event/event-size.ts';
 import type { KafkaRecord } from '../event/record.ts';
@@ -16,6 +16,7 @@ import type { Invoker } from '../invoke/types.ts';
 import { createKafkaClient } from '../kafka/client.ts';
 import type { KafkaSecurity } from '../kafka/security.ts';
 import { createGroupMember, type PartitionBatch } from '../kafka/group-member.ts';
+import { createRdkafkaMember } from '../kafka/rdkafka/member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import type { RecordDecoder } from '../schema/decoder.ts';
@@ -151,9 +152,8 @@ export function createPoller(o: PollerOptions): Poller {
     events,
     logger,
     onGiveUp: o.onGiveUp,
-    createMember: (hooks) =>
-      createGroupMember({
-        kafka,
+    createMember: (hooks) => {
+      const common = {
         groupId: trigger.consumerGroupId,
         topic: trigger.topic,
         fromBeginning: o.uncommittedFrom !== 'latest',
@@ -167,8 +167,18 @@ export function createPoller(o: PollerOptions): Poller {
         logger,
         events,
         onBatch,
-        ...hooks,
-      }),
+        onCrash: hooks.onCrash,
+        ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+      };
+      if (trigger.engine === 'librdkafka') {
+        if (trigger.access) throw new ConfigError(`${trigger.path}: engine librdkafka does not connect with accessConfigurations, tls or IAM yet; use engine: kafkajs for this trigger.`);
+        return createRdkafkaMember({
+          ...common, brokers: o.brokers, clientId: `sluice-${trigger.functionName}`, groupProtocol: trigger.groupProtocol, askedBy: trigger.path,
+          ...(trigger.groupInstanceId ? { groupInstanceId: trigger.groupInstanceId } : {}),
+        });
+      }
+      return createGroupMember({ kafka, ...common, ...hooks });
+    },
   });
   return {
     trigger,

@@ -1,0 +1,274 @@
+/**
+ * A consumer-group member on librdkafka (engine: librdkafka, issue 29), behind the same port as
+ * the kafkajs member (group-member.ts): per-partition batches the poller can commit exactly and
+ * hold. Heartbeats are librdkafka's own, from its threads; the group protocol is KIP-848's
+ * `consumer` (or `classic` with the cooperative-sticky assignor), so a rebalance revokes only the
+ * partitions that move: those start no new chunk, their in-flight batches finish and commit, and
+ * only then is the revocation handed back (incrementalUnassign); the other partitions never stop.
+ *
+ * One loop polls (consume) and keeps librdkafka's max.poll.interval.ms satisfied whatever the
+ * handlers do; records of a partition whose batch is running wait in memory (the partition is
+ * paused, so at most one poll's worth). After a batch, the partition fetches on from the last
+ * offset the poller committed in it (a retry, the poll budget, a rebalance leave the rest), as
+ * kafkajs does from its resolved offset.
+ */
+import type { KafkaConsumer, LibrdKafkaError, Message, TopicPartition } from '@confluentinc/kafka-javascript';
+import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
+import type { KafkaRecord } from '../../event/record.ts';
+import type { CommitResult, GroupMember, GroupMemberOptions, PartitionBatch } from '../group-member.ts';
+import { readHeaderPairs, withoutHeaders } from '../records.ts';
+import { settledBy } from '../settled-by.ts';
+import { loadRdkafka } from './client.ts';
+
+/** Methods the binding has and its typings leave out. */
+type Consumer = KafkaConsumer & {
+  incrementalAssign(parts: TopicPartition[]): void;
+  incrementalUnassign(parts: TopicPartition[]): void;
+  commitCb(offsets: Array<TopicPartition & { offset: number; metadata?: string | null }>, cb: (err: LibrdKafkaError | null) => void): void;
+};
+
+const ERR_ASSIGN = -175;
+const ERR_REVOKE = -174;
+/** Messages one poll returns at most. */
+const POLL_MAX = 1_000;
+
+export interface RdkafkaMemberOptions extends Omit<GroupMemberOptions, 'kafka' | 'replaces'> {
+  brokers: string[];
+  clientId: string;
+  groupProtocol: 'consumer' | 'classic';
+  groupInstanceId?: string;
+  /** The trigger's path, named when the client library is missing. */
+  askedBy: string;
+}
+
+interface Slot {
+  /** Counts this partition's assignments to the member: a batch of an older one owns nothing. */
+  epoch: number;
+  revoked: boolean;
+  buffer: Message[];
+  running?: Promise<void>;
+  /** The next offset the poller committed during the running batch. */
+  committed?: number;
+  retry?: NodeJS.Timeout;
+}
+
+let epochs = 0;
+
+export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
+  const { KafkaConsumer } = loadRdkafka(o.askedBy);
+  const slots = new Map<number, Slot>();
+  const tp = (partition: number): TopicPartition => ({ topic: o.topic, partition });
+  let running = 0;
+  let stopping = false;
+  let crashed = false;
+  let leftBehind = false;
+  let loop: Promise<void> | undefined;
+  const memberId = `${o.clientId}-${process.pid}-${Date.now().toString(36)}`;
+
+  const consumer = new KafkaConsumer(
+    {
+      'bootstrap.servers': o.brokers.join(','),
+      'client.id': o.clientId,
+      'group.id': o.groupId,
+      'group.protocol': o.groupProtocol,
+      ...(o.groupProtocol === 'classic'
+        ? { 'session.timeout.ms': o.sessionTimeoutMs, 'heartbeat.interval.ms': o.heartbeatIntervalMs, 'partition.assignment.strategy': 'cooperative-sticky' }
+        : {}),
+      ...(o.groupInstanceId ? { 'group.instance.id': o.groupInstanceId } : {}),
+      'max.poll.interval.ms': o.rebalanceTimeoutMs,
+      'enable.auto.commit': false,
+      'enable.auto.offset.store': false,
+      'fetch.wait.max.ms': o.maxWaitTimeMs,
+      'fetch.min.bytes': o.minBytes,
+      'max.partition.fetch.bytes': o.maxBytesPerPartition,
+      // The default (1 s) stalls the fetcher between fetches of a busy partition.
+      'fetch.queue.backoff.ms': 10,
+      rebalance_cb: (err: LibrdKafkaError, assignment: TopicPartition[]) => void rebalance(err, assignment),
+    } as never,
+    { 'auto.offset.reset': o.fromBeginning ? 'earliest' : 'latest' },
+  ) as Consumer;
+
+  const crash = (error: Error) => {
+    if (crashed) return;
+    crashed = true;
+    o.events.emit('group.crash', { groupId: o.groupId, error });
+    o.onCrash(error);
+  };
+  const assignment = () => ({ [o.topic]: [...slots.keys()].sort((a, b) => a - b) });
+  const announce = (durationMs: number) =>
+    o.events.emit('group.join', { groupId: o.groupId, memberId, isLeader: false, assignment: assignment(), durationMs, ...(running > 0 ? { batchesRunning: running } : {}) });
+
+  /** KIP-848 and cooperative-sticky both hand over partitions incrementally. */
+  async function rebalance(err: LibrdKafkaError, parts: TopicPartition[]): Promise<void> {
+    const started = Date.now();
+    try {
+      if (err.code === ERR_ASSIGN) {
+        for (const p of parts) slots.set(p.partition, { epoch: ++epochs, revoked: false, buffer: [] });
+        consumer.incrementalAssign(parts);
+        announce(Date.now() - started);
+      } else if (err.code === ERR_REVOKE) {
+        const gone = parts.map((p) => slots.get(p.partition)).filter((s): s is Slot => s !== undefined);
+        for (const s of gone) s.revoked = true;
+        o.events.emit('group.rebalancing', { groupId: o.groupId, memberId });
+        // In-flight batches of the revoked partitions finish and commit first; the others go on.
+        await Promise.allSettled(gone.map((s) => s.running));
+        for (const p of parts) {
+          clearTimeout(slots.get(p.partition)?.retry);
+          slots.delete(p.partition);
+        }
+        if (!crashed) consumer.incrementalUnassign(parts);
+        announce(Date.now() - started);
+      }
+    } catch (e) {
+      if (consumer.isConnected()) crash(new Error(`the rebalance of ${o.groupId} failed: ${(e as Error).message}`, { cause: e }));
+    }
+  }
+
+  const poll = (): Promise<Message[]> =>
+    new Promise((resolve, reject) => consumer.consume(POLL_MAX, (err, messages) => (err ? reject(err) : resolve(messages))));
+
+  async function pollLoop(): Promise<void> {
+    consumer.setDefaultConsumeTimeout(o.maxWaitTimeMs);
+    while (!stopping && !crashed) {
+      const fetchedAt = Date.now();
+      let messages: Message[];
+      try {
+        messages = await poll();
+      } catch (e) {
+        if (stopping) return;
+        o.logger.warn('poll failed; polling again', { groupId: o.groupId, error: e });
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      for (const m of messages) {
+        const slot = slots.get(m.partition);
+        if (slot && !slot.revoked) slot.buffer.push(m);
+      }
+      dispatch(fetchedAt);
+    }
+  }
+
+  /** Starts a batch for each partition with records waiting, up to `concurrency` partitions at once. */
+  function dispatch(fetchedAt: number): void {
+    for (const [partition, slot] of slots) {
+      if (running >= o.concurrency) return;
+      if (slot.running || slot.revoked || slot.retry || slot.buffer.length === 0 || stopping || crashed) continue;
+      const messages = slot.buffer.splice(0);
+      consumer.pause([tp(partition)]);
+      running++;
+      slot.running = runBatch(partition, slot, messages, fetchedAt).finally(() => {
+        running--;
+        slot.running = undefined;
+        if (!stopping && !crashed) o.onProgress?.();
+        dispatch(Date.now());
+      });
+    }
+  }
+
+  async function runBatch(partition: number, slot: Slot, messages: Message[], fetchedAt: number): Promise<void> {
+    const first = messages[0]!.offset;
+    const end = messages[messages.length - 1]!.offset + 1;
+    slot.committed = undefined;
+    const batch: PartitionBatch = {
+      topic: o.topic,
+      partition,
+      records: messages.map((m) => toRecord(o.topic, partition, m)),
+      highWatermark: highWatermark(partition, end),
+      fetchedAt,
+      joinId: `${memberId}/${slot.epoch}`,
+      heartbeat: async () => undefined, // librdkafka heartbeats from its own thread
+      commit: (next, withMetadata) => commit(partition, slot, next, withMetadata?.metadata),
+      fetchFrom: (offset) => seek(partition, offset),
+      isActive: () => !crashed && !stopping && !slot.revoked && slots.get(partition) === slot,
+      pauseFor: (ms) => {
+        clearTimeout(slot.retry);
+        slot.retry = setTimeout(() => {
+          slot.retry = undefined;
+          if (slots.get(partition) === slot) dispatch(Date.now());
+        }, ms);
+      },
+    };
+    try {
+      await o.onBatch(batch);
+    } finally {
+      // What the batch did not commit is fetched again, from where it committed last (or began).
+      const from = slot.committed ?? first;
+      if (from < end && slots.get(partition) === slot) {
+        slot.buffer.length = 0;
+        seek(partition, from);
+      }
+      if (slots.get(partition) === slot && !slot.revoked) consumer.resume([tp(partition)]);
+    }
+  }
+
+  function commit(partition: number, slot: Slot, next: number, metadata: string | null | undefined): Promise<CommitResult> {
+    if (leftBehind || slots.get(partition) !== slot) return Promise.resolve({ ok: false, reason: 'not-owned' });
+    const offset = { topic: o.topic, partition, offset: next, ...(metadata !== undefined ? { metadata } : {}) };
+    return new Promise((resolve) =>
+      consumer.commitCb([offset], (err) => {
+        if (!err) {
+          slot.committed = next;
+          return resolve({ ok: true });
+        }
+        const error = Object.assign(new Error(err.message), { code: err.code });
+        resolve({ ok: false, reason: /metadata/i.test(err.message) && metadata !== undefined ? 'metadata-too-large' : 'refused', error });
+      }),
+    );
+  }
+
+  function seek(partition: number, offset: number): void {
+    consumer.seek({ topic: o.topic, partition, offset }, 0, (err) => {
+      if (err) o.logger.warn('seek failed; the partition fetches on from where it was', { partition, offset, error: err });
+    });
+  }
+
+  function highWatermark(partition: number, fallback: number): number {
+    try {
+      return consumer.getWatermarkOffsets(o.topic, partition).highOffset;
+    } catch {
+      return fallback;
+    }
+  }
+
+  return {
+    async start() {
+      await new Promise<void>((resolve, reject) => {
+        consumer.once('ready', () => resolve());
+        consumer.connect({ timeout: 30_000 }, (err) => err && reject(err));
+      });
+      consumer.on('event.error', (e) => {
+        if ((e as LibrdKafkaError).isFatal) crash(Object.assign(new Error(e.message), { code: e.code }));
+        else o.logger.debug('librdkafka reported an error it retries', { groupId: o.groupId, error: e });
+      });
+      consumer.subscribe([o.topic]);
+      loop = pollLoop().catch((e: unknown) => crash(e as Error));
+    },
+    async stop(deadlineAt) {
+      stopping = true;
+      for (const s of slots.values()) clearTimeout(s.retry);
+      const batches = () => Promise.allSettled([...slots.values()].map((s) => s.running)).then(() => undefined);
+      if (deadlineAt !== undefined && !(await settledBy(batches(), deadlineAt))) {
+        leftBehind = true;
+        o.logger.warn('a chunk is still running at the stop deadline: leaving the group without it; its records are not committed, and go to the next owner', { groupId: o.groupId, memberId });
+      } else await batches();
+      await loop;
+      // A static member leaves without giving up its partitions (KIP-345): they wait for its return.
+      await new Promise<void>((resolve) => consumer.disconnect(() => resolve()));
+    },
+    memberId: () => memberId,
+  };
+}
+
+/** librdkafka's message -> Sluice's record; headers beyond the bounds make it unreadable, as on kafkajs. */
+function toRecord(topic: string, partition: number, m: Message): KafkaRecord {
+  const base: KafkaRecord = {
+    topic, partition, offset: m.offset, timestamp: m.timestamp ?? 0, timestampType: 'CREATE_TIME',
+    key: m.key === undefined || m.key === null ? null : Buffer.isBuffer(m.key) ? m.key : Buffer.from(String(m.key)), value: m.value ?? null, headers: [],
+  };
+  try {
+    base.headers = readHeaderPairs((m.headers ?? []).flatMap((h) => Object.entries(h)), INPUT_BOUNDS);
+    return base;
+  } catch (e) {
+    return withoutHeaders(base, e);
+  }
+}
