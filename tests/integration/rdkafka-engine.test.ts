@@ -4,6 +4,7 @@
  * rebalance in which the partitions that stay with a member never stop.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { Instrumentation } from '../../framework/observe/events.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
 
@@ -46,5 +47,46 @@ describe('engine librdkafka', () => {
     const firstSuccessAt = invocations.indexOf(withPoison[3]!);
     expect(invocations.slice(0, firstSuccessAt).flatMap(recordsOf).every((r) => r.offset < 40)).toBe(true);
     expect(new Set(invocations.flatMap(recordsOf).map((r) => r.offset)).size).toBe(100);
+  });
+
+  it.each([
+    { engine: 'librdkafka' as const, groupProtocol: 'consumer' as const },
+    { engine: 'kafkajs' as const, groupProtocol: 'classic' as const },
+  ])('a second member joins under load ($engine, $groupProtocol): 0 lost, 0 overlaps; the gap on partitions that stay', async ({ engine, groupProtocol }) => {
+    const partitions = 6;
+    const topic = await setup(`rdk-join-${engine}`, partitions, 6 * 60);
+    const groupId = uniqueName('group');
+    const spans: Array<{ member: number; partition: number; start: number; end: number; first: number }> = [];
+    const member = async (n: number) => {
+      const events = new Instrumentation();
+      const starts = new Map<string, number>();
+      events.on('poller.chunk_start', (e) => starts.set(`${e.partition}:${e.firstOffset}:${e.attempt}`, Date.now()));
+      events.on('poller.chunk_end', (e) => spans.push({ member: n, partition: e.partition, start: starts.get(`${e.partition}:${e.firstOffset}:${e.attempt}`)!, end: Date.now(), first: e.firstOffset }));
+      const h = await startRecorder({ topic, consumerGroupId: groupId, batchSize: 5, engine, groupProtocol, concurrency: partitions, events, env: { SLEEP_MS: '500' } });
+      harnesses.push(h);
+      return h;
+    };
+    const one = await member(1);
+    await waitFor('member 1 under way', () => one.completed().length >= 12, 60_000);
+    const joinAt = Date.now();
+    const two = await member(2);
+    await waitFor('all committed', async () => (await offsets(groupId, topic)).every((p) => p.committed === 60), 120_000);
+    const moved = new Set(spans.filter((s) => s.member === 2).map((s) => s.partition));
+    const stayed = [...Array(partitions).keys()].filter((p) => !moved.has(p) && spans.some((s) => s.member === 1 && s.partition === p && s.start > joinAt));
+    // The longest time a partition that stayed with member 1 went without a chunk running, from the join on.
+    const gap = (p: number) => {
+      const mine = spans.filter((s) => s.member === 1 && s.partition === p && s.end > joinAt).sort((a, b) => a.start - b.start);
+      let longest = 0;
+      for (let i = 1; i < mine.length; i++) longest = Math.max(longest, mine[i]!.start - mine[i - 1]!.end);
+      return longest;
+    };
+    const gaps = stayed.map(gap);
+    const overlaps = spans.filter((a) => spans.some((b) => b.member !== a.member && b.partition === a.partition && b.start < a.end && a.start < b.end));
+    const ok = new Set([...one.seen(), ...two.seen()].filter((s) => [...one.completed(), ...two.completed()].includes(s.requestId)).flatMap(recordsOf).map((r) => `${r.partition}:${r.offset}`));
+    const twice = [...one.seen(), ...two.seen()].flatMap(recordsOf).length - ok.size;
+    console.log(`[${engine} join] moved ${[...moved].join(',')}; stayed ${stayed.join(',')}; longest gap of a partition that stayed ${Math.max(0, ...gaps)} ms (${gaps.join(', ')}); overlaps ${overlaps.length}; invoked more than once ${twice}; ${ok.size} of 360 done`);
+    expect(ok.size).toBe(360);
+    expect(overlaps).toEqual([]);
+    expect(moved.size).toBeGreaterThan(0);
   });
 });
