@@ -54,6 +54,11 @@ export interface RecorderOptions extends Partial<Omit<TriggerSpec, 'environment'
   events?: Instrumentation;
 }
 
+/** The engine the suite runs on: kafkajs unless SLUICE_TEST_ENGINE says librdkafka. */
+export function engineUnderTest(): Pick<TriggerSpec, 'engine' | 'groupProtocol'> {
+  return process.env.SLUICE_TEST_ENGINE === 'librdkafka' ? { engine: 'librdkafka', groupProtocol: 'consumer' } : { engine: 'kafkajs', groupProtocol: 'classic' };
+}
+
 export function recorderTrigger(o: RecorderOptions, recordFile: string): TriggerSpec {
   const { env, tuning: _tuning, recordFile: _file, httpPort: _port, events: _events, ...rest } = o;
   return {
@@ -64,8 +69,8 @@ export function recorderTrigger(o: RecorderOptions, recordFile: string): Trigger
     bootstrapServers: brokers(),
     batchSize: 100,
     parallelizationFactor: 1,
-    engine: 'kafkajs',
-    groupProtocol: 'classic',
+    // SLUICE_TEST_ENGINE=librdkafka runs the same tests on the librdkafka engine, with KIP-848 (npm run test:engines).
+    ...engineUnderTest(),
     maximumBatchingWindowMs: 0,
     startingPosition: 'TRIM_HORIZON',
     consumerGroupId: uniqueName('group'),

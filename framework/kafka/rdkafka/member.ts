@@ -22,6 +22,8 @@ import { loadRdkafka } from './client.ts';
 
 /** Methods the binding has and its typings leave out. */
 type Consumer = KafkaConsumer & {
+  setDefaultIsTimeoutOnlyForFirstMessage(only: boolean): void;
+  rebalanceProtocol(): 'COOPERATIVE' | 'EAGER' | 'NONE';
   incrementalAssign(parts: TopicPartition[]): void;
   incrementalUnassign(parts: TopicPartition[]): void;
   commitCb(offsets: Array<TopicPartition & { offset: number; metadata?: string | null }>, cb: (err: LibrdKafkaError | null) => void): void;
@@ -31,6 +33,10 @@ const ERR_ASSIGN = -175;
 const ERR_REVOKE = -174;
 /** Messages one poll returns at most. */
 const POLL_MAX = 1_000;
+/** How long start() waits for the group's first assignment. */
+const JOIN_WITHIN_MS = 60_000;
+/** How long a poll waits for a first record. */
+const POLL_WAIT_MS = 100;
 
 export interface RdkafkaMemberOptions extends Omit<GroupMemberOptions, 'kafka' | 'replaces'> {
   brokers: string[];
@@ -47,9 +53,14 @@ interface Slot {
   revoked: boolean;
   buffer: Message[];
   running?: Promise<void>;
-  /** The next offset the poller committed during the running batch. */
-  committed?: number;
+  /**
+   * Where the partition fetches on after the running batch, as kafkajs's resolved offset: where the
+   * batch began, moved by a commit (without metadata) or by fetchFrom.
+   */
+  position: number;
   retry?: NodeJS.Timeout;
+  /** When the partition was last seeked: records after it were fetched later still. */
+  seekAt?: number;
 }
 
 let epochs = 0;
@@ -64,6 +75,9 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   let leftBehind = false;
   let loop: Promise<void> | undefined;
   const memberId = `${o.clientId}-${process.pid}-${Date.now().toString(36)}`;
+  /** Resolves at the first assignment (possibly empty), as kafkajs's run() does at its first join. */
+  let joined!: () => void;
+  const firstJoin = new Promise<void>((resolve) => (joined = resolve));
 
   const consumer = new KafkaConsumer(
     {
@@ -103,24 +117,30 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     const started = Date.now();
     try {
       if (err.code === ERR_ASSIGN) {
-        for (const p of parts) slots.set(p.partition, { epoch: ++epochs, revoked: false, buffer: [] });
+        for (const p of parts) slots.set(p.partition, { epoch: ++epochs, revoked: false, buffer: [], position: -1 });
         consumer.incrementalAssign(parts);
         announce(Date.now() - started);
+        joined();
       } else if (err.code === ERR_REVOKE) {
         const gone = parts.map((p) => slots.get(p.partition)).filter((s): s is Slot => s !== undefined);
         for (const s of gone) s.revoked = true;
-        o.events.emit('group.rebalancing', { groupId: o.groupId, memberId });
-        // In-flight batches of the revoked partitions finish and commit first; the others go on.
+        o.events.emit('group.rebalance_detected', { groupId: o.groupId, memberId, where: 'librdkafka', reason: `partitions ${parts.map((p) => p.partition).join(',')} revoked` });
+        // In-flight batches of the revoked partitions finish and commit first (librdkafka fetches
+        // nothing meanwhile, for any partition: the stall is the longest such batch); then the
+        // revocation is acknowledged.
         await Promise.allSettled(gone.map((s) => s.running));
         for (const p of parts) {
           clearTimeout(slots.get(p.partition)?.retry);
           slots.delete(p.partition);
         }
-        if (!crashed) consumer.incrementalUnassign(parts);
+        // Closing (rebalanceProtocol NONE) revokes everything with the eager call.
+        if (consumer.rebalanceProtocol() === 'COOPERATIVE') consumer.incrementalUnassign(parts);
+        else consumer.unassign();
+        o.events.emit('group.rebalanced', { groupId: o.groupId, memberId, durationMs: Date.now() - started, assignment: assignment() });
         announce(Date.now() - started);
       }
     } catch (e) {
-      if (consumer.isConnected()) crash(new Error(`the rebalance of ${o.groupId} failed: ${(e as Error).message}`, { cause: e }));
+      if (!stopping && consumer.isConnected()) crash(new Error(`the rebalance of ${o.groupId} failed: ${(e as Error).message}`, { cause: e }));
     }
   }
 
@@ -128,7 +148,11 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     new Promise((resolve, reject) => consumer.consume(POLL_MAX, (err, messages) => (err ? reject(err) : resolve(messages))));
 
   async function pollLoop(): Promise<void> {
-    consumer.setDefaultConsumeTimeout(o.maxWaitTimeMs);
+    // A poll returns once a first record came (or after POLL_WAIT_MS): by default it waits that long
+    // for each further record, 25 s for a poll of 500 under a trickle. Polls keep coming while
+    // handlers run: librdkafka serves rebalances and commits' answers inside them.
+    consumer.setDefaultConsumeTimeout(POLL_WAIT_MS);
+    consumer.setDefaultIsTimeoutOnlyForFirstMessage(true);
     while (!stopping && !crashed) {
       const fetchedAt = Date.now();
       let messages: Message[];
@@ -168,17 +192,17 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   async function runBatch(partition: number, slot: Slot, messages: Message[], fetchedAt: number): Promise<void> {
     const first = messages[0]!.offset;
     const end = messages[messages.length - 1]!.offset + 1;
-    slot.committed = undefined;
+    slot.position = first;
     const batch: PartitionBatch = {
       topic: o.topic,
       partition,
       records: messages.map((m) => toRecord(o.topic, partition, m)),
       highWatermark: highWatermark(partition, end),
-      fetchedAt,
+      fetchedAt: Math.max(fetchedAt, slot.seekAt ?? 0),
       joinId: `${memberId}/${slot.epoch}`,
       heartbeat: async () => undefined, // librdkafka heartbeats from its own thread
       commit: (next, withMetadata) => commit(partition, slot, next, withMetadata?.metadata),
-      fetchFrom: (offset) => seek(partition, offset),
+      fetchFrom: (offset) => void (slot.position = offset),
       isActive: () => !crashed && !stopping && !slot.revoked && slots.get(partition) === slot,
       pauseFor: (ms) => {
         clearTimeout(slot.retry);
@@ -191,11 +215,11 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     try {
       await o.onBatch(batch);
     } finally {
-      // What the batch did not commit is fetched again, from where it committed last (or began).
-      const from = slot.committed ?? first;
-      if (from < end && slots.get(partition) === slot) {
+      // What the batch left is fetched again: from its last commit, where it began, or where fetchFrom said.
+      if (slot.position !== end && slots.get(partition) === slot) {
         slot.buffer.length = 0;
-        seek(partition, from);
+        slot.seekAt = Date.now();
+        seek(partition, slot.position);
       }
       if (slots.get(partition) === slot && !slot.revoked) consumer.resume([tp(partition)]);
     }
@@ -207,11 +231,12 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     return new Promise((resolve) =>
       consumer.commitCb([offset], (err) => {
         if (!err) {
-          slot.committed = next;
+          if (metadata === undefined) slot.position = next;
           return resolve({ ok: true });
         }
+        // OFFSET_METADATA_TOO_LARGE is Kafka's error 12.
         const error = Object.assign(new Error(err.message), { code: err.code });
-        resolve({ ok: false, reason: /metadata/i.test(err.message) && metadata !== undefined ? 'metadata-too-large' : 'refused', error });
+        resolve({ ok: false, reason: err.code === 12 && metadata !== undefined ? 'metadata-too-large' : 'refused', error });
       }),
     );
   }
@@ -242,6 +267,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       });
       consumer.subscribe([o.topic]);
       loop = pollLoop().catch((e: unknown) => crash(e as Error));
+      if (!(await settledBy(firstJoin, Date.now() + JOIN_WITHIN_MS))) o.logger.warn(`no assignment from the group within ${JOIN_WITHIN_MS / 1000} s; polling on`, { groupId: o.groupId });
     },
     async stop(deadlineAt) {
       stopping = true;
