@@ -20,14 +20,17 @@ import { PartitionState, pendingOf, type Pending } from './partition-state.ts';
 const record = (offset: number, key: string): KafkaRecord =>
   ({ topic: 't', partition: 0, offset, timestamp: Date.now(), timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] }) as unknown as KafkaRecord;
 
-const trigger = { functionName: 'f', batchSize: 2, parallelizationFactor: 2, timeoutMs: 1_000, failure: { maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined } } as unknown as TriggerSpec;
+const triggerWith = (batchSize: number) => ({ functionName: 'f', batchSize, parallelizationFactor: 2, timeoutMs: 1_000, failure: { maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined } }) as unknown as TriggerSpec;
 
 interface Setup {
   /** How long the invocation of a chunk starting at this offset takes. */
   durations: Record<number, number>;
+  /** Chunks starting at these offsets fail their first invocation. */
+  failOnce?: number[];
   /** Answers to commits in order ('ok' after they run out). */
   answers?: Array<'ok' | 'refused' | 'metadata-too-large'>;
   active?: () => boolean;
+  batchSize?: number;
 }
 
 function setup(records: KafkaRecord[], o: Setup) {
@@ -40,12 +43,14 @@ function setup(records: KafkaRecord[], o: Setup) {
     heartbeat: async () => undefined, isActive: o.active ?? (() => true), pauseFor: () => undefined, fetchFrom: () => undefined,
   } as unknown as PartitionBatch;
   const context: RunContext = {
-    trigger, events: new Instrumentation(), logger: createLogger('test', { level: 'error' }), heartbeatIntervalMs: 1_000, invocationsShown: false,
+    trigger: triggerWith(o.batchSize ?? 2), events: new Instrumentation(), logger: createLogger('test', { level: 'error' }), heartbeatIntervalMs: 1_000, invocationsShown: false,
     maxPayloadBytes: 6_000_000, envelopeBytes: 100,
     invoker: {
       invoke: async (_b: PartitionBatch, item: WorkItem) => {
         invoked.push(item.records.map((r) => r.offset));
-        await new Promise((r) => setTimeout(r, o.durations[item.records[0]!.offset] ?? 1));
+        const first = item.records[0]!.offset;
+        await new Promise((r) => setTimeout(r, o.durations[first] ?? 1));
+        if (o.failOnce?.includes(first) && item.attempts === 0) return { ok: false, error: { kind: 'error', name: 'Error', message: 'planned' }, durationMs: 1, requestId: 'r' };
         return { ok: true, payload: null, durationMs: 1, requestId: 'r' };
       },
     } as unknown as ChunkInvoker,
@@ -87,6 +92,24 @@ describe('PartitionRun', () => {
     expect(shrunk).toHaveLength(1);
     // With no room for metadata the state equals the commit it started from (0, none): nothing to commit until 0 is done.
     expect(commits).toEqual([{ next: 0, done: 'metadata-too-large:2-3' }, { next: 4, done: 'ok:none' }]);
+  });
+
+  it('waits for a free slot when a held retry comes due while every slot is busy (it once spun there, starving the event loop)', async () => {
+    const records = [record(0, 'a'), record(1, 'b'), record(2, 'c')];
+    const { run, invoked, commits } = setup(records, { durations: { 1: 1_500, 2: 1_500 }, failOnce: [0], batchSize: 1 });
+    await run.run();
+    expect(invoked).toEqual([[0], [1], [2], [0]]); // 0 fails, 2 takes its slot, 0 retries once 1 or 2 ended
+    expect(commits.at(-1)).toEqual({ next: 3, done: 'ok:none' });
+  });
+
+  it('does not wait on a held retry that comes due during a rebalance: the running chunks end the run', async () => {
+    const records = [record(0, 'a'), record(1, 'b')];
+    let active = true;
+    const { run, invoked, state } = setup(records, { durations: { 1: 1_200 }, failOnce: [0], active: () => active, batchSize: 1 });
+    setTimeout(() => (active = false), 50);
+    await run.run();
+    expect(invoked).toEqual([[0], [1]]);
+    expect(state.held.map((l) => l.items[0]!.records.map((r) => r.offset))).toEqual([[0]]); // kept for the partition's next run
   });
 
   it('starts no chunk once a rebalance began; the running ones finish and commit', async () => {

@@ -254,9 +254,12 @@ export class PartitionRun {
     } while (this.commitAgain);
   }
 
-  /** Resolves when the first held lane is due (never, when none is): a reason to look again. */
+  /** Resolves when the first held lane is due (never, when none is or no slot is free): a reason to look again. */
   private nextDue(): Promise<void> {
-    if (this.halted || this.state.held.length === 0) return NEVER;
+    // With every slot busy a due lane cannot start: a chunk's end is the next reason to look (a
+    // resolved wait here would make the loop spin in microtasks and starve the event loop).
+    // Nor when nothing may start (the budget, a rebalance, a stop): the running chunks' ends are.
+    if (this.halted || !this.batch.isActive() || this.state.held.length === 0 || this.running.size >= this.c.trigger.parallelizationFactor) return NEVER;
     const at = Math.min(...this.state.held.map((l) => l.dueAt));
     if (this.due?.at !== at) this.due = { at, reached: new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())).unref()) };
     return this.due.reached;
