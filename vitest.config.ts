@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * One runner, four tiers (and `installed`, one end-to-end test again on other Node.js versions). Unit tests sit beside the pure modules in framework/;
+ * One runner, five tiers (and `installed`, one end-to-end test again on other Node.js versions). Unit tests sit beside the pure modules in framework/;
  * integration and end-to-end tests talk to a real Apache Kafka that tests/global-setup.ts
  * starts (or the cluster named by KAFKA_BROKERS), and the integration tier also gets the schema registry
  * tests/registry-setup.ts starts (or SCHEMA_REGISTRY_URL); the fault tier hurts the nodes of a local
@@ -37,6 +37,22 @@ export default defineConfig({
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
+        },
+      },
+      {
+        // The consuming, committing, rebalancing and failure tests again on the librdkafka engine
+        // (KIP-848), the same files: `npm run test:engines` (rdkafka-engine.test.ts, which names its engines, runs in integration). heartbeats.test.ts is not among them: its
+        // 10 s session is a kafkajs setting; with KIP-848 the session is the broker's (45 s by default).
+        test: {
+          name: 'engines',
+          include: [
+            'tests/integration/{failure,failure-policy,delivery,rebalance,rebalance-paths,retry-state,budget,concurrency,restart,filter,metrics,parallel}.test.ts',
+          ],
+          env: { SLUICE_TEST_ENGINE: 'librdkafka' },
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       {

@@ -14,7 +14,8 @@ export interface SluiceEvents {
   'group.join': { groupId: string; memberId: string; isLeader: boolean; assignment: Record<string, number[]>; durationMs: number; batchesRunning?: number };
   'group.rebalancing': { groupId: string; memberId: string };
   /** A heartbeat or commit learned that the group is rebalancing: no new chunk starts. */
-  'group.rebalance_detected': { groupId: string; memberId: string; where: string; reason: string };
+  /** `partitions`: the ones revoked, when the rebalance is incremental (librdkafka); absent: all of the member's (kafkajs's eager protocol). */
+  'group.rebalance_detected': { groupId: string; memberId: string; where: string; reason: string; partitions?: number[] };
   /** This member rejoined after a rebalance it had detected. */
   'group.rebalanced': { groupId: string; memberId: string; durationMs: number; assignment: Record<string, number[]> };
   /** kafkajs's consumer stopped (it never restarts itself here: the trigger's supervisor does). */

@@ -124,7 +124,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       } else if (err.code === ERR_REVOKE) {
         const gone = parts.map((p) => slots.get(p.partition)).filter((s): s is Slot => s !== undefined);
         for (const s of gone) s.revoked = true;
-        o.events.emit('group.rebalance_detected', { groupId: o.groupId, memberId, where: 'librdkafka', reason: `partitions ${parts.map((p) => p.partition).join(',')} revoked` });
+        o.events.emit('group.rebalance_detected', { groupId: o.groupId, memberId, where: 'librdkafka', reason: `partitions ${parts.map((p) => p.partition).join(',')} revoked`, partitions: parts.map((p) => p.partition) });
         // In-flight batches of the revoked partitions finish and commit first (librdkafka fetches
         // nothing meanwhile, for any partition: the stall is the longest such batch); then the
         // revocation is acknowledged.
