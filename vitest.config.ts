@@ -21,6 +21,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/regressions/*.test.ts', 'tests/e2e/**/*.test.ts', 'tests/docs/*.test.ts'],
+          exclude: ['tests/integration/rdkafka-engine.test.ts'],
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
@@ -41,15 +42,16 @@ export default defineConfig({
       },
       {
         // The consuming, committing, rebalancing and failure tests again on the librdkafka engine
-        // (KIP-848), the same files: `npm run test:engines` (rdkafka-engine.test.ts, which names its engines, runs in integration). heartbeats.test.ts is not among them: its
+        // (KIP-848), the same files, and rdkafka-engine.test.ts (both engines side by side): `npm run test:engines`. heartbeats.test.ts is not among them: its
         // 10 s session is a kafkajs setting; with KIP-848 the session is the broker's (45 s by default).
         test: {
           name: 'engines',
           include: [
             'tests/integration/{failure,failure-policy,delivery,rebalance,rebalance-paths,retry-state,budget,concurrency,restart,filter,metrics,parallel}.test.ts',
+            'tests/integration/rdkafka-engine.test.ts',
           ],
           env: { SLUICE_TEST_ENGINE: 'librdkafka' },
-          globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/engine-binding.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           fileParallelism: false,
