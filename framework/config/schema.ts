@@ -101,6 +101,22 @@ function groupTuningSchema(scope: 'event' | 'custom') {
   } as const;
 }
 
+/** The Kafka client and group protocol, the same on a `sluice:` event and in `custom.sluice` (engine.ts resolves them). */
+const engineSchema = {
+    engine: {
+      description:
+        'engine is the Kafka client the trigger\'s member runs on: kafkajs (the default; the classic group protocol) or librdkafka ' +
+        '(@confluentinc/kafka-javascript, an optional dependency: KIP-848\'s consumer group protocol and static membership).',
+      enum: ['kafkajs', 'librdkafka'],
+    },
+    groupProtocol: {
+      description:
+        'groupProtocol is how the member joins its group: consumer (KIP-848, Kafka 4.0+; only with engine librdkafka, where it is the default) ' +
+        'or classic (older clusters; the only protocol kafkajs speaks).',
+      enum: ['consumer', 'classic'],
+    },
+} as const;
+
 export const STARTING_POSITIONS = ['LATEST', 'TRIM_HORIZON', 'AT_TIMESTAMP'] as const;
 
 /** Ranges of the failure policy, as AWS's Kafka event source mapping (-1 means no limit). */
@@ -208,18 +224,7 @@ export const sluiceEventSchema = {
       maximum: 10,
       default: 1,
     },
-    engine: {
-      description:
-        'engine is the Kafka client the trigger\'s member runs on: kafkajs (the default; the classic group protocol) or librdkafka ' +
-        '(@confluentinc/kafka-javascript, an optional dependency: KIP-848\'s consumer group protocol and static membership).',
-      enum: ['kafkajs', 'librdkafka'],
-    },
-    groupProtocol: {
-      description:
-        'groupProtocol is how the member joins its group: consumer (KIP-848, Kafka 4.0+; only with engine librdkafka, where it is the default) ' +
-        'or classic (older clusters; the only protocol kafkajs speaks).',
-      enum: ['consumer', 'classic'],
-    },
+    ...engineSchema,
     groupInstanceId: {
       description:
         'groupInstanceId makes the member static (KIP-345, engine librdkafka): a restart within the session keeps its partitions. ' +
@@ -301,18 +306,7 @@ export const sluiceCustomSchema = {
       default: false,
     },
     ...groupTuningSchema('custom'),
-    engine: {
-      description:
-        'engine is the Kafka client the trigger\'s member runs on: kafkajs (the default; the classic group protocol) or librdkafka ' +
-        '(@confluentinc/kafka-javascript, an optional dependency: KIP-848\'s consumer group protocol and static membership).',
-      enum: ['kafkajs', 'librdkafka'],
-    },
-    groupProtocol: {
-      description:
-        'groupProtocol is how the member joins its group: consumer (KIP-848, Kafka 4.0+; only with engine librdkafka, where it is the default) ' +
-        'or classic (older clusters; the only protocol kafkajs speaks).',
-      enum: ['consumer', 'classic'],
-    },
+    ...engineSchema,
     http: {
       description: 'http holds the poller\'s health server settings, e.g. "http: { port: 9464 }" (/healthz, /readyz).',
       type: 'object',
