@@ -17,7 +17,7 @@ import { decideAfterFailure, isExpired, type FailureReason } from '../failure/po
 import type { PartitionBatch } from '../kafka/group-member.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
-import type { BatchProcessor } from '../poller/batch-processor.ts';
+import { NOT_INVOKED_BACKOFF, type BatchProcessor } from '../poller/batch-processor.ts';
 import type { ChunkInvoker } from '../poller/chunk-invoker.ts';
 import type { Delivery } from '../poller/delivery.ts';
 import { withHeartbeats } from '../poller/keep-alive.ts';
@@ -27,8 +27,6 @@ import { windowFor } from './commit-metadata.ts';
 import { nextChunks, orderingKey } from './key-scheduler.ts';
 import type { CommitPoint, Lane, PartitionState, Pending } from './partition-state.ts';
 
-/** Waits before trying again a function that was not reached (as BatchProcessor). */
-const NOT_INVOKED_BACKOFF = { baseMs: 500, capMs: 5_000 };
 /** The longest a partition at its log end waits with held work before fetching again (records written meanwhile wait no longer). */
 export const IDLE_REFETCH_MS = 1_000;
 

@@ -21,7 +21,7 @@ import { settle } from './settle.ts';
 import { rememberItems, type RememberedItem, type WorkItem } from './work-plan.ts';
 
 /** Waits before trying again a function that was not reached (throttled, unreachable): short, so it resumes soon after it answers. */
-const NOT_INVOKED_BACKOFF = { baseMs: 500, capMs: 5_000 };
+export const NOT_INVOKED_BACKOFF = { baseMs: 500, capMs: 5_000 };
 
 export interface BatchProcessorOptions {
   trigger: TriggerSpec;

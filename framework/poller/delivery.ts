@@ -44,11 +44,8 @@ export class Delivery {
    * Commits `offset` with the done ranges beyond it in `metadata` (parallelizationFactor > 1), and
    * leaves the fetch position alone. `metadata-too-large` is not logged: the caller shrinks it.
    */
-  commitWith(batch: PartitionBatch, offset: number, metadata?: string | null, doneBeyond = 0): Promise<'ok' | 'refused' | 'metadata-too-large'> {
-    return this.commitAs(batch, offset, metadata === undefined ? undefined : { metadata }, doneBeyond);
-  }
-
-  private async commitAs(batch: PartitionBatch, offset: number, metadata: { metadata: string | null } | undefined, doneBeyond = 0): Promise<'ok' | 'refused' | 'metadata-too-large'> {
+  async commitWith(batch: PartitionBatch, offset: number, withMetadata?: string | null, doneBeyond = 0): Promise<'ok' | 'refused' | 'metadata-too-large'> {
+    const metadata = withMetadata === undefined ? undefined : { metadata: withMetadata };
     const ids = { functionName: this.trigger.functionName, topic: batch.topic, partition: batch.partition, offset };
     const started = performance.now();
     const result = metadata ? await batch.commit(offset, metadata) : await batch.commit(offset);
