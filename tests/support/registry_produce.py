@@ -47,7 +47,9 @@ def protobuf_class(workdir, schema, message):
 
 def main():
     spec = json.load(sys.stdin)
-    client = SchemaRegistryClient({"url": spec["registry"]})
+    # httpx waits for ever without a timeout: a registry that stops answering would hang the test
+    # until its hook times out with nothing to say. 15 s a request; the client retries timeouts.
+    client = SchemaRegistryClient({"url": spec["registry"], "timeout": 15})
     topic = spec["topic"]
     serializers = {}
 
