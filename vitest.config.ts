@@ -49,6 +49,7 @@ export default defineConfig({
           include: [
             'tests/integration/{failure,failure-policy,delivery,rebalance,rebalance-paths,retry-state,budget,concurrency,restart,filter,metrics,parallel}.test.ts',
             'tests/integration/rdkafka-engine.test.ts',
+            'tests/regressions/partition-back-after-revoke-fetches.test.ts',
           ],
           env: { SLUICE_TEST_ENGINE: 'librdkafka' },
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/engine-binding.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],

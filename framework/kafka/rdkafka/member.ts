@@ -119,6 +119,9 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       if (err.code === ERR_ASSIGN) {
         for (const p of parts) slots.set(p.partition, { epoch: ++epochs, revoked: false, buffer: [], position: -1 });
         consumer.incrementalAssign(parts);
+        // librdkafka keeps a partition's pause across its revocation: one revoked while its batch
+        // ran (paused, never resumed) and later assigned here again would otherwise never fetch.
+        if (parts.length) consumer.resume(parts);
         announce(Date.now() - started);
         joined();
       } else if (err.code === ERR_REVOKE) {
