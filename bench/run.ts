@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only throughput,overhead,latency,memory,scale-out,container-start,parallelization]`
+ * `npm run bench [-- --quick] [--only throughput,overhead,latency,memory,scale-out,container-start,parallelization,rebalance,engines]`
  *
  * Self-contained: starts the bench's own Kafka (.sluice/kafka-bench, port 39392), preloads
  * data, runs each scenario, stops everything, prints the table and a final JSON line, and
@@ -12,14 +12,16 @@ import { kafkaClient } from './lib/kafka.ts';
 import { machineFacts, renderTable, writeResults } from './lib/report.ts';
 import type { BenchContext, Figure, Scenario } from './lib/types.ts';
 import { containerStart } from './scenarios/container-start.ts';
+import { engines } from './scenarios/engines.ts';
 import { latency } from './scenarios/latency.ts';
 import { memory } from './scenarios/memory.ts';
 import { overhead } from './scenarios/overhead.ts';
 import { parallelization } from './scenarios/parallelization.ts';
+import { rebalance } from './scenarios/rebalance.ts';
 import { scaleOut } from './scenarios/scale-out.ts';
 import { throughput } from './scenarios/throughput.ts';
 
-const SCENARIOS: Record<string, Scenario> = { throughput, overhead, latency, memory, 'scale-out': scaleOut, 'container-start': containerStart, parallelization };
+const SCENARIOS: Record<string, Scenario> = { throughput, overhead, latency, memory, 'scale-out': scaleOut, 'container-start': containerStart, parallelization, rebalance, engines };
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const only = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(SCENARIOS);

@@ -5,7 +5,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FromPoller, PollerProcessOptions, ToPoller } from './poller-process.ts';
+import type { FromPoller, InvocationSpan, PollerProcessOptions, ToPoller } from './poller-process.ts';
 
 const ENTRY = fileURLToPath(new URL('./poller-process.ts', import.meta.url));
 
@@ -19,6 +19,10 @@ export class PollerChild {
   readonly spawnedAt = Date.now();
   readonly joins: Join[] = [];
   readonly rebalances: number[] = [];
+  /** With `timeline`: every invocation that returned, in the order they did. */
+  readonly invocations: InvocationSpan[] = [];
+  /** When the process ended (it had left its group by then). */
+  exitedAt: number | undefined;
   records = 0;
   memory = { heapUsed: 0, external: 0, arrayBuffers: 0 };
   readonly ready: Promise<void>;
@@ -33,12 +37,17 @@ export class PollerChild {
       env: { ...process.env, BENCH_POLLER: JSON.stringify(options) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code) => {
+        this.exitedAt = Date.now();
+        resolve(code);
+      }));
     this.ready = new Promise<void>((resolve, reject) => {
       this.child.on('message', (m: FromPoller) => {
         if (m.type === 'ready') resolve();
         else if (m.type === 'join') this.joins.push({ at: m.at, memberId: m.memberId, assignment: m.assignment });
         else if (m.type === 'rebalance') this.rebalances.push(m.at);
+        else if (m.type === 'invocation') this.invocations.push({ partition: m.partition, first: m.first, last: m.last, start: m.start, end: m.end, ok: m.ok });
         else if (m.type === 'progress') {
           this.records = m.records;
           this.memory = { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };

@@ -7,11 +7,23 @@
  */
 import type { InvokeRequest, InvokeResult } from '../../framework/invoke/types.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
-import { startSluice, type SluiceOptions } from './sluice.ts';
+import { nowMs, startSluice, type SluiceOptions } from './sluice.ts';
 
 export interface PollerProcessOptions extends Omit<SluiceOptions, 'observe'> {
   /** Collect per-record latency from the handler's start stamp (needs BENCH_STAMP=1 in env). */
   latency?: boolean;
+  /** Report every invocation (partition, offsets, start, end) as it returns. */
+  timeline?: boolean;
+}
+
+/** One invocation, as the poller saw it: `start` when it called the invoker, `end` when it returned (epoch ms). */
+export interface InvocationSpan {
+  partition: number;
+  first: number;
+  last: number;
+  start: number;
+  end: number;
+  ok: boolean;
 }
 
 export type FromPoller =
@@ -21,6 +33,7 @@ export type FromPoller =
   | { type: 'progress'; at: number; records: number; chunks: number; heapUsed: number; external: number; arrayBuffers: number }
   /** Per record: [its timestamp, handler start − timestamp], both ms. */
   | { type: 'samples'; latency: Array<[number, number]> }
+  | ({ type: 'invocation' } & InvocationSpan)
   | { type: 'stopped' };
 
 export type ToPoller = { type: 'samples' } | { type: 'stop' };
@@ -41,7 +54,10 @@ async function main(): Promise<void> {
     records += e.count;
     chunks++;
   });
-  const observe = (request: InvokeRequest, result: InvokeResult): void => {
+  const observe = (request: InvokeRequest, result: InvokeResult, invokedAt: number): void => {
+    const [head, tail] = [request.records[0], request.records.at(-1)];
+    if (o.timeline && head && tail) send({ type: 'invocation', partition: head.partition, first: head.offset, last: tail.offset, start: invokedAt, end: nowMs(), ok: result.ok });
+    if (!o.latency) return;
     const start = result.ok ? (result.payload as { start?: number } | null)?.start : undefined;
     if (start === undefined) return;
     for (const r of request.records) latency.push([r.timestamp, start - r.timestamp]);
@@ -51,7 +67,7 @@ async function main(): Promise<void> {
     send({ type: 'progress', at: Date.now(), records, chunks, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers });
   };
   const timer = setInterval(report, 250);
-  const sluice = await startSluice({ ...o, ...(o.latency ? { observe } : {}) }, events);
+  const sluice = await startSluice({ ...o, ...(o.latency || o.timeline ? { observe } : {}) }, events);
   process.on('message', (m: ToPoller) => {
     if (m.type === 'samples') send({ type: 'samples', latency: latency.splice(0) });
     if (m.type !== 'stop') return;

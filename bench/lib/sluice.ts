@@ -28,6 +28,10 @@ export interface SluiceOptions {
   env?: Record<string, string>;
   /** Sees each invocation once it returned; `invokedAt` is when the poller called the invoker (epoch ms, sub-ms). */
   observe?: (request: InvokeRequest, result: InvokeResult, invokedAt: number) => void;
+  /** The member's client: kafkajs (the default) or librdkafka (KIP-848's consumer protocol). */
+  engine?: 'kafkajs' | 'librdkafka';
+  /** Static membership (librdkafka only). */
+  groupInstanceId?: string;
   /** Serve /metrics (and health) on a free loopback port, and scrape it every second, as Prometheus would. */
   metrics?: boolean;
 }
@@ -61,6 +65,8 @@ export function benchTrigger(o: SluiceOptions): TriggerSpec {
             topic: o.topic, bootstrapServers: o.brokers.join(','), batchSize: o.batchSize,
             ...(o.parallelizationFactor === undefined ? {} : { parallelizationFactor: o.parallelizationFactor }),
             ...(o.maximumBatchingWindowMs === undefined ? {} : { maximumBatchingWindow: o.maximumBatchingWindowMs / 1000 }),
+            ...(o.engine === undefined ? {} : { engine: o.engine }),
+            ...(o.groupInstanceId === undefined ? {} : { groupInstanceId: o.groupInstanceId }),
             startingPosition: 'TRIM_HORIZON', consumerGroupId: o.groupId, concurrency: o.concurrency,
           },
         }],
