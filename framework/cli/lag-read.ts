@@ -6,8 +6,9 @@
  */
 import type { TriggerSpec } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
-import { ClusterAdmin } from '../kafka/admin.ts';
+import { ClusterAdmin, type GroupMembers } from '../kafka/admin.ts';
 import { createKafkaClient } from '../kafka/client.ts';
+import { describeConsumerGroup } from '../kafka/rdkafka/describe-group.ts';
 import { resolveTriggerSecurity } from '../kafka/security.ts';
 import { groupByCluster } from '../poller/clusters.ts';
 import type { Logger } from '../observe/logger.ts';
@@ -43,8 +44,20 @@ export async function readStatus(o: ReadLagOptions & { pollerMetrics?: string })
 }
 
 async function lagOf(admin: ClusterAdmin, t: TriggerSpec, brokers: string[]): Promise<TriggerLag> {
-  const [group, offsets] = await Promise.all([admin.describeGroup(t.consumerGroupId), admin.groupOffsets(t.consumerGroupId, t.topic)]);
+  const [classic, offsets] = await Promise.all([admin.describeGroup(t.consumerGroupId), admin.groupOffsets(t.consumerGroupId, t.topic)]);
+  const group = (await consumerProtocolGroup(classic, t, brokers)) ?? classic;
   return triggerLag({ functionName: t.functionName, topic: t.topic, groupId: t.consumerGroupId, brokers, startingPosition: t.startingPosition, group }, offsets);
+}
+
+/**
+ * Kafka answers kafkajs's classic DescribeGroups for a group on the consumer protocol (KIP-848,
+ * engine librdkafka) with `Dead` and no members; librdkafka's ConsumerGroupDescribe has them.
+ * Asked only then, and only without accessConfigurations (the admin client here connects in
+ * plaintext).
+ */
+async function consumerProtocolGroup(classic: GroupMembers, t: TriggerSpec, brokers: string[]): Promise<GroupMembers | undefined> {
+  if (classic.state !== 'Dead' || classic.members.length > 0 || t.access) return undefined;
+  return describeConsumerGroup(brokers, t.consumerGroupId);
 }
 
 /** One admin client per cluster; `read` runs for each trigger, in the triggers' order. */

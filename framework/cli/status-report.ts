@@ -37,7 +37,7 @@ function formatOne(r: TriggerStatus): string {
   for (const [i, m] of g.members.entries()) {
     const owned = [...(m.assignment[r.topic] ?? [])].sort((a, b) => a - b);
     for (const p of owned) owner.set(p, `#${i + 1}`);
-    lines.push(`    #${i + 1} ${m.memberId}  client ${m.clientId}  host ${m.clientHost}  partitions ${owned.length ? owned.join(',') : 'none'}`);
+    lines.push(`    #${i + 1} ${m.memberId}${m.groupInstanceId ? `  instance ${m.groupInstanceId}` : ''}  client ${m.clientId}  host ${m.clientHost}  partitions ${owned.length ? owned.join(',') : 'none'}`);
   }
   const counts = r.inFlight && !('unreachable' in r.inFlight) ? (r.inFlight as Record<number, number>) : undefined;
   const rows = r.partitions.map((p) => [

@@ -43,7 +43,8 @@ export interface GroupMembers {
   protocolType: string;
   /** The partition assignor the members agreed on, e.g. `RoundRobinAssigner` (empty while none). */
   protocol: string;
-  members: Array<{ memberId: string; clientId: string; clientHost: string; assignment: Record<string, number[]> }>;
+  /** `groupInstanceId`: a static member's (KIP-345), for groups on the consumer protocol. */
+  members: Array<{ memberId: string; clientId: string; clientHost: string; assignment: Record<string, number[]>; groupInstanceId?: string }>;
 }
 
 /** The broker coordinating a group, and the `__consumer_offsets` partition it does so as leader of. */
