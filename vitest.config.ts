@@ -69,6 +69,21 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // The fault tier again on the librdkafka engine (KIP-848): `npm run test:faults:engines`.
+        // kafkajs-1303-producer.test.ts is not among them: it tests the destination's producer,
+        // which is the same on both engines.
+        test: {
+          name: 'faults-engines',
+          include: ['tests/faults/*.test.ts'],
+          exclude: ['tests/faults/kafkajs-1303-producer.test.ts'],
+          env: { SLUICE_TEST_ENGINE: 'librdkafka' },
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/engine-binding.ts', 'tests/faults/support/cluster-setup.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -10,7 +10,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClusterHandle } from '../../../infra/kafka/cluster.ts';
-import { startRecorder, type Harness } from '../../support/harness.ts';
+import { engineUnderTest, startRecorder, type Harness } from '../../support/harness.ts';
 import { python } from '../../support/python.ts';
 import { createTopic, deleteTopic, offsets, uniqueName, waitFor } from '../../support/kafka.ts';
 import { faultCluster } from './cluster.ts';
@@ -132,7 +132,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     const final = await offsets(groupId, topic);
     const figures = analyse({ logEnd: new Map(final.map((p) => [p.partition, p.logEnd])), invocations: invocations(), events, from: faultAt });
     const result: ScenarioResult = {
-      name: o.name, ...figures, joinsWithBatchesRunning, acked: produced.acked, producerFailed: produced.failed,
+      name: engineUnderTest().engine === 'kafkajs' ? o.name : `${o.name}@${engineUnderTest().engine}`, ...figures, joinsWithBatchesRunning, acked: produced.acked, producerFailed: produced.failed,
       uncommitted: final.filter((p) => p.committed !== p.logEnd).map((p) => `${p.partition}: committed ${p.committed}, log end ${p.logEnd}`),
       members: memberCount, seconds: Math.round((Date.now() - started) / 1000),
     };
