@@ -131,6 +131,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     try {
       if (err.code === ERR_ASSIGN) {
         for (const p of parts) slots.set(p.partition, { epoch: ++epochs, revoked: false, buffer: [], bufferedBytes: 0, paused: false, position: -1 });
+        o.logger.debug('librdkafka assigned partitions', { groupId: o.groupId, partitions: parts.map((p) => p.partition) });
         consumer.incrementalAssign(parts);
         // librdkafka keeps a partition's pause across its revocation: one revoked while its batch
         // ran (paused, never resumed) and later assigned here again would otherwise never fetch.
@@ -140,6 +141,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       } else if (err.code === ERR_REVOKE) {
         const gone = parts.map((p) => slots.get(p.partition)).filter((s): s is Slot => s !== undefined);
         for (const s of gone) s.revoked = true;
+        o.logger.debug('librdkafka revoked partitions', { groupId: o.groupId, partitions: parts.map((p) => p.partition), running: gone.filter((s) => s.running).length });
         o.events.emit('group.rebalance_detected', { groupId: o.groupId, memberId, where: 'librdkafka', reason: `partitions ${parts.map((p) => p.partition).join(',')} revoked`, partitions: parts.map((p) => p.partition) });
         // In-flight batches of the revoked partitions finish and commit first (librdkafka fetches
         // nothing meanwhile, for any partition: the stall is the longest such batch); then the
