@@ -59,6 +59,16 @@ describe('SASL/SCRAM from accessConfigurations', () => {
     }
   }
 
+  /** librdkafka's member on its own, at debug level, logging into `lines`. */
+  const rdkafkaMember = (credentials: SaslCredentials, topic: string, lines: string[], events = new Instrumentation()) =>
+    createRdkafkaMember({
+      brokers: [sasl], clientId: 'sluice-recorder', groupProtocol: 'consumer', askedBy: 'functions.recorder.events[0].sluice', security: { sasl: credentials },
+      groupId: uniqueName('sasl-member-group'), topic, fromBeginning: true, sessionTimeoutMs: 30_000, rebalanceTimeoutMs: 60_000, heartbeatIntervalMs: 3_000,
+      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_048_576, concurrency: 1, events,
+      logger: createLogger('sasl', { level: 'debug', format: 'json', write: (l) => lines.push(l) }),
+      onBatch: async () => undefined, onCrash: () => undefined,
+    });
+
   /** The trigger as serverless.yml declares it, through the real config loader. */
   function trigger(topic: string, recordFile: string): TriggerSpec {
     const [t] = resolveService(
@@ -156,15 +166,7 @@ describe('SASL/SCRAM from accessConfigurations', () => {
     const topic = uniqueName('sasl-wrong-member');
     await withAdmin((a) => a.ensureTopics([{ topic, partitions: 1 }]));
     const lines: string[] = [];
-    const logger = createLogger('sasl', { level: 'info', format: 'json', write: (l) => lines.push(l) });
-    const path = 'functions.recorder.events[0].sluice';
-    const member = createRdkafkaMember({
-      brokers: [sasl], clientId: 'sluice-recorder', groupProtocol: 'consumer', askedBy: path,
-      security: { sasl: scram512(WRONG) },
-      groupId: uniqueName('sasl-wrong-group'), topic, fromBeginning: true, sessionTimeoutMs: 30_000, rebalanceTimeoutMs: 60_000, heartbeatIntervalMs: 3_000,
-      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_048_576, concurrency: 1, logger, events: new Instrumentation(),
-      onBatch: async () => undefined, onCrash: () => undefined,
-    });
+    const member = rdkafkaMember(scram512(WRONG), topic, lines);
     const started = Date.now();
     const error = await member.start().then(() => undefined, (e: unknown) => e as Error);
     const tookMs = Date.now() - started;
@@ -192,6 +194,23 @@ describe('SASL/SCRAM from accessConfigurations', () => {
     for (const mechanism of ['plain', 'scram-sha-256'] as const) {
       const admin = await ClusterAdmin.connect(client({ mechanism, username: ALICE.name, password: ALICE.password }), [sasl]);
       await admin.disconnect();
+    }
+    if (engine === 'librdkafka') {
+      // librdkafka's member authenticates with each mechanism and joins the group (the other tests use SCRAM-SHA-512).
+      const topic = uniqueName('sasl-mechanisms');
+      await withAdmin((a) => a.ensureTopics([{ topic, partitions: 1 }]));
+      for (const [mechanism, said] of [['plain', 'SASL PLAIN'], ['scram-sha-256', 'Authenticated as alice using SCRAM-SHA-256']] as const) {
+        const lines: string[] = [];
+        const events = new Instrumentation();
+        const joins: Array<Record<string, number[]>> = [];
+        events.on('group.join', (e) => void joins.push(e.assignment));
+        const member = rdkafkaMember({ mechanism, username: ALICE.name, password: ALICE.password }, topic, lines, events);
+        await member.start();
+        await member.stop();
+        expect(joins[0]).toEqual({ [topic]: [0] });
+        expect(lines.some((l) => l.includes(said))).toBe(true);
+        expect(lines.join('\n')).not.toContain(ALICE.password);
+      }
     }
     const anonymous = await ClusterAdmin.connect(createKafkaClient({ brokers: [sasl], logger: testLogger, retries: 0, connectionTimeoutMs: 1000 }), [sasl]).then(
       async (a) => (await a.disconnect(), undefined),

@@ -26,14 +26,16 @@ describe('librdkafka security configuration', () => {
     }
   });
 
-  it('is TLS with the system CAs for an empty ssl, with the CAs joined into one PEM string, and with a client certificate', () => {
-    expect(rdkafkaSecurityConfig({ ssl: {} })).toEqual({ 'security.protocol': 'ssl' });
-    expect(rdkafkaSecurityConfig({ ssl: { ca: [] } })).toEqual({ 'security.protocol': 'ssl' });
+  it('is TLS with the system CAs (probed) for an empty ssl, with the CAs joined into one PEM string, and with a client certificate', () => {
+    expect(rdkafkaSecurityConfig({ ssl: {} })).toEqual({ 'security.protocol': 'ssl', 'ssl.ca.location': 'probe' });
+    expect(rdkafkaSecurityConfig({ ssl: { ca: [] } })).toEqual({ 'security.protocol': 'ssl', 'ssl.ca.location': 'probe' });
     expect(rdkafkaSecurityConfig({ ssl: { ca: [CA1, CA2] } })).toEqual({ 'security.protocol': 'ssl', 'ssl.ca.pem': `${CA1}\n${CA2}` });
     expect(rdkafkaSecurityConfig({ ssl: { ca: [CA1], cert: 'CERT-PEM', key: 'KEY-PEM', passphrase: 'key-pass' } })).toEqual({
       'security.protocol': 'ssl', 'ssl.ca.pem': CA1, 'ssl.certificate.pem': 'CERT-PEM', 'ssl.key.pem': 'KEY-PEM', 'ssl.key.password': 'key-pass',
     });
-    expect(rdkafkaSecurityConfig({ ssl: { cert: 'CERT-PEM', key: 'KEY-PEM' } })).toEqual({ 'security.protocol': 'ssl', 'ssl.certificate.pem': 'CERT-PEM', 'ssl.key.pem': 'KEY-PEM' });
+    expect(rdkafkaSecurityConfig({ ssl: { cert: 'CERT-PEM', key: 'KEY-PEM' } })).toEqual({
+      'security.protocol': 'ssl', 'ssl.ca.location': 'probe', 'ssl.certificate.pem': 'CERT-PEM', 'ssl.key.pem': 'KEY-PEM',
+    });
   });
 
   it('is SASL over TLS with both', () => {
@@ -45,7 +47,7 @@ describe('librdkafka security configuration', () => {
   it('is OAUTHBEARER for MSK IAM, with the refresh callback and no username or password', () => {
     const security: KafkaSecurity = { iam: { region: 'eu-west-1', tokens: tokens('the-token') }, ssl: {} };
     const config = rdkafkaSecurityConfig(security);
-    expect(Object.keys(config).sort()).toEqual(['oauthbearer_token_refresh_cb', 'sasl.mechanisms', 'security.protocol']);
+    expect(Object.keys(config).sort()).toEqual(['oauthbearer_token_refresh_cb', 'sasl.mechanisms', 'security.protocol', 'ssl.ca.location']);
     expect(config).toMatchObject({ 'security.protocol': 'sasl_ssl', 'sasl.mechanisms': 'OAUTHBEARER' });
     expect(typeof config.oauthbearer_token_refresh_cb).toBe('function');
   });

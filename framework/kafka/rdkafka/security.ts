@@ -49,10 +49,14 @@ export function rdkafkaSecurityConfig(security: KafkaSecurity): RdkafkaSecurityC
   return config;
 }
 
-/** `{}` leaves librdkafka on the system's CAs (OpenSSL's default paths). */
+/**
+ * Without a CA, the system's: librdkafka probes the well-known bundle paths (Debian's, Amazon
+ * Linux's, …). Its default would be OpenSSL's own paths, and inside Node those are Node's OpenSSL
+ * build's (the addon's OpenSSL calls resolve to the one Node carries), not the system's.
+ */
 function tlsConfig(ssl: TlsSettings): Record<string, string> {
   return {
-    ...(ssl.ca?.length ? { 'ssl.ca.pem': ssl.ca.join('\n') } : {}),
+    ...(ssl.ca?.length ? { 'ssl.ca.pem': ssl.ca.join('\n') } : { 'ssl.ca.location': 'probe' }),
     ...(ssl.cert !== undefined ? { 'ssl.certificate.pem': ssl.cert } : {}),
     ...(ssl.key !== undefined ? { 'ssl.key.pem': ssl.key } : {}),
     ...(ssl.passphrase !== undefined ? { 'ssl.key.password': ssl.passphrase } : {}),
