@@ -23,11 +23,10 @@ import { ConfigError } from '../../errors.ts';
 import type { KafkaRecord } from '../../event/record.ts';
 import type { CommitResult, GroupMember, GroupMemberOptions, PartitionBatch } from '../group-member.ts';
 import { readHeaderPairs, withoutHeaders } from '../records.ts';
-import { describeSecurity, redactor, secretValues, type KafkaSecurity } from '../security.ts';
+import type { KafkaSecurity } from '../security.ts';
 import { settledBy } from '../settled-by.ts';
 import { loadRdkafka, type RdkafkaModule } from './client.ts';
-import { refusalIn, refusedAtStart, type RdkafkaLogLine } from './refusal.ts';
-import { rdkafkaSecurityConfig } from './security.ts';
+import { rdkafkaConnection } from './connection.ts';
 
 /** Methods the binding has and its typings leave out. */
 type Consumer = KafkaConsumer & {
@@ -36,8 +35,6 @@ type Consumer = KafkaConsumer & {
   incrementalAssign(parts: TopicPartition[]): void;
   incrementalUnassign(parts: TopicPartition[]): void;
   commitCb(offsets: Array<TopicPartition & { offset: number; metadata?: string | null }>, cb: (err: LibrdKafkaError | null) => void): void;
-  /** A failed OAUTHBEARER token refresh (lib/client.js). */
-  on(event: 'error', listener: (e: Error) => void): Consumer;
 };
 
 const ERR_ASSIGN = -175;
@@ -48,8 +45,6 @@ const POLL_MAX = 1_000;
 const JOIN_WITHIN_MS = 60_000;
 /** How long connect() waits for the cluster's metadata; a failed start's disconnect waits for it too. */
 const CONNECT_WITHIN_MS = 30_000;
-/** librdkafka's debug contexts at Sluice's debug level: connections and authentication (neither logs a secret). */
-const DEBUG_CONTEXTS = 'broker,security';
 /** How long a poll waits for a first record. */
 const POLL_WAIT_MS = 100;
 /** Records fetched ahead of the running batches, all partitions together: kafkajs's one fetch (FETCH_MAX_BYTES). */
@@ -103,16 +98,11 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   /** Resolves at the first assignment (possibly empty), as kafkajs's run() does at its first join. */
   let joined!: () => void;
   const firstJoin = new Promise<void>((resolve) => (joined = resolve));
-  const security = o.security ?? {};
-  // librdkafka does not log secrets; this keeps it so should one of its lines ever quote them (as client.ts for kafkajs).
-  const redactSecrets = redactor(secretValues(security));
-  const redact = security.iam ? <T>(value: T): T => redactor(security.iam!.tokens.issued())(redactSecrets(value)) : redactSecrets;
-  const log = o.logger.child('librdkafka');
-  if (security.sasl || security.iam || security.ssl) log.debug('connecting with', { brokers: o.brokers, security: describeSecurity(security) });
+  const connection = rdkafkaConnection(o);
+  const { redact } = connection;
 
   const consumer = newConsumer(KafkaConsumer, {
-      ...rdkafkaSecurityConfig(security),
-      ...(log.level === 'debug' ? { debug: DEBUG_CONTEXTS } : {}),
+      ...connection.config,
       'bootstrap.servers': o.brokers.join(','),
       'client.id': o.clientId,
       'group.id': o.groupId,
@@ -136,18 +126,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   );
   /** Set while start() runs: a refusal of the brokers ends it (librdkafka would retry for ever). */
   let refused: ((error: Error) => void) | undefined;
-  consumer.on('event.log', (line: RdkafkaLogLine) => {
-    const said = redact(line.message);
-    log.debug(said, { groupId: o.groupId, severity: line.severity, fac: line.fac });
-    const refusal = refused && refusalIn({ ...line, message: said });
-    if (refusal) refused!(refusedAtStart(o.askedBy, o.brokers, security, refusal));
-  });
-  // The binding emits a failed OAUTHBEARER token refresh as 'error' (an EventEmitter throws one nobody hears).
-  consumer.on('error', (e: Error) => {
-    const message = redact(e.message);
-    if (refused) refused(new ConfigError(`${o.askedBy}: no token for SASL/OAUTHBEARER (${message})`, { cause: e }));
-    else log.warn('librdkafka could not refresh the OAUTHBEARER token; it asks again', { groupId: o.groupId, error: message });
-  });
+  connection.watch(consumer, () => refused);
 
   const crash = (error: Error) => {
     if (crashed) return;
