@@ -76,6 +76,8 @@ describe('MSK IAM tokens', () => {
     expect(second).not.toBe(first);
     expect(decode(second).searchParams.get('X-Amz-Date')).toBe('20261201T101200Z');
     expect(source.issued()).toEqual([second, first]);
+    // librdkafka's refresh callback answers with each token's expiry (rdkafka/security.ts).
+    expect([source.expiresAt?.(first), source.expiresAt?.(second), source.expiresAt?.('never-issued')]).toEqual([T0 + 900_000, T0 + 1_620_000, undefined]);
     expect(calls).toHaveBeenCalledTimes(2);
   });
 

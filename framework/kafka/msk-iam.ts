@@ -16,6 +16,8 @@ export interface MskTokenSource {
   token(): Promise<string>;
   /** The tokens handed out that may still be in use, for redaction (client.ts). */
   issued(): readonly string[];
+  /** When a token it handed out expires (ms since the epoch), if it still holds it: librdkafka asks for a new one before. */
+  expiresAt?(token: string): number | undefined;
 }
 
 export interface MskTokenOptions {
@@ -54,7 +56,7 @@ export function mskIamTokens(o: MskTokenOptions): MskTokenSource {
     return c;
   };
   let held: Held | undefined;
-  let previous: string | undefined;
+  let previous: Held | undefined;
   let signing: Promise<Held> | undefined;
   const sign = async (): Promise<Held> => {
     const issuedAt = Date.now();
@@ -66,10 +68,11 @@ export function mskIamTokens(o: MskTokenOptions): MskTokenSource {
       if (!needsRefresh(held, Date.now())) return held!.value;
       signing ??= sign().finally(() => (signing = undefined));
       const next = await signing;
-      if (held?.value !== next.value) [previous, held] = [held?.value, next];
+      if (held?.value !== next.value) [previous, held] = [held, next];
       return next.value;
     },
-    issued: () => [held?.value, previous].filter((v): v is string => v !== undefined),
+    issued: () => [held?.value, previous?.value].filter((v): v is string => v !== undefined),
+    expiresAt: (token) => [held, previous].find((h) => h?.value === token)?.expiresAt,
   };
 }
 

@@ -5,7 +5,7 @@
  * commits only what succeeded, was filtered out, or reached the on-failure destination.
  */
 import type { TriggerSpec } from '../config/types.ts';
-import { ConfigError, type SluiceError } from '../errors.ts';
+import type { SluiceError } from '../errors.ts';
 import { MAX_PAYLOAD_BYTES } from '../chunking/chunker.ts';
 import { envelopeBytes } from '../event/event-size.ts';
 import type { KafkaRecord } from '../event/record.ts';
@@ -171,9 +171,9 @@ export function createPoller(o: PollerOptions): Poller {
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
       };
       if (trigger.engine === 'librdkafka') {
-        if (trigger.access) throw new ConfigError(`${trigger.path}: engine librdkafka does not connect with accessConfigurations, tls or IAM yet; use engine: kafkajs for this trigger.`);
         return createRdkafkaMember({
           ...common, brokers: o.brokers, clientId: `sluice-${trigger.functionName}`, groupProtocol: trigger.groupProtocol, askedBy: trigger.path,
+          ...(o.security ? { security: o.security } : {}),
           ...(trigger.groupInstanceId ? { groupInstanceId: trigger.groupInstanceId } : {}),
         });
       }

@@ -10,6 +10,8 @@
  *   client and broker shows the client asked for OAUTHBEARER and sent exactly the signer's token
  *   as the broker's SaslAuthenticate bytes, and the start fails in one line without the token.
  * What a real MSK broker does with the token (checking the signature against IAM) needs AWS.
+ * SLUICE_TEST_ENGINE=librdkafka (npm run test:engines) runs the triggers on the librdkafka engine,
+ * whose member also gets the signer's token refused and a certificate it does not trust, on its own.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,14 +25,15 @@ import { isConfigError } from '../../framework/errors.ts';
 import { createLocalInvoker } from '../../framework/invoke/local.ts';
 import { ClusterAdmin } from '../../framework/kafka/admin.ts';
 import { createKafkaClient } from '../../framework/kafka/client.ts';
+import { createRdkafkaMember } from '../../framework/kafka/rdkafka/member.ts';
 import { mskIamTokens, type MskTokenSource } from '../../framework/kafka/msk-iam.ts';
 import { RecordProducer } from '../../framework/kafka/producer.ts';
-import type { IamOptions } from '../../framework/kafka/security.ts';
+import type { IamOptions, KafkaSecurity } from '../../framework/kafka/security.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { createLogger } from '../../framework/observe/logger.ts';
 import { runService } from '../../framework/poller/service-runner.ts';
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
-import { FIXTURES, recordsOf, type Seen } from '../support/harness.ts';
+import { engineUnderTest, FIXTURES, recordsOf, type Seen } from '../support/harness.ts';
 import { testLogger, uniqueName, waitFor } from '../support/kafka.ts';
 import { API_KEYS, authBytes, captureProxy, handshakeMechanism, selfSignedCertificate, type CaptureProxy, type TestCertificate } from '../support/tls-capture.ts';
 
@@ -41,6 +44,11 @@ const CLUSTER = 'arn:aws:kafka:eu-west-1:123456789012:cluster/local/0b1c2d3e-4f5
 const CA_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:sluice-test/kafka-ca-AbC123';
 const CA_VAR = 'SLUICE_SECRET_SLUICE_TEST_KAFKA_CA';
 const KEY = { id: 'AKIDEXAMPLE', secret: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
+const MEMBER_PROXY_PORT = 27121;
+const AT = 'functions.recorder.events[0].sluice';
+const { engine, groupProtocol } = engineUnderTest();
+/** The engine's keys as serverless.yml spells them; none for kafkajs, the default. */
+const engineKeys = engine === 'librdkafka' ? { engine, groupProtocol } : {};
 
 /** An unsecured JWT (alg none) as Kafka's OAuthBearerUnsecuredValidatorCallbackHandler accepts it. */
 function unsecuredJwt(sub: string): string {
@@ -82,7 +90,7 @@ describe('MSK IAM over SASL/OAUTHBEARER', () => {
 
   /** As serverless.yml declares it: the cluster's arn, its brokers, the CA to trust; no SASL secret, so IAM. */
   function trigger(topic: string, brokers: string, recordFile: string): TriggerSpec {
-    const sluice = { topic, arn: CLUSTER, bootstrapServers: brokers, batchSize: 10, maximumBatchingWindow: 0, consumerGroupId: uniqueName('msk-iam-group'), accessConfigurations: { serverRootCaCertificate: CA_ARN } };
+    const sluice = { topic, arn: CLUSTER, bootstrapServers: brokers, batchSize: 10, maximumBatchingWindow: 0, consumerGroupId: uniqueName('msk-iam-group'), accessConfigurations: { serverRootCaCertificate: CA_ARN }, ...engineKeys };
     const doc = { service: 'iam', provider: { name: 'aws' }, functions: { recorder: { handler: 'functions/recorder.handler', environment: { RECORD_FILE: recordFile }, events: [{ sluice }] } } };
     return resolveService(doc, { rootDir: FIXTURES, env: {} }).triggers[0]!;
   }
@@ -102,6 +110,7 @@ describe('MSK IAM over SASL/OAUTHBEARER', () => {
     const topic = await topicWith(30);
     const t = trigger(topic, broker.oauthBearerBootstrap!, join(mkdtempSync(join(tmpdir(), 'sluice-iam-')), 'seen.jsonl'));
     expect(t.access).toEqual({ tls: true, iam: { clusterArn: CLUSTER }, rootCaSecretArn: CA_ARN });
+    expect(t.engine).toBe(engine);
     const handedOut: string[] = [];
     const jwt: MskTokenSource = { token: async () => unsecuredJwt('orders-poller'), issued: () => handedOut.slice(-2) };
     const lines: string[] = [];
@@ -122,6 +131,8 @@ describe('MSK IAM over SASL/OAUTHBEARER', () => {
     expect(log).toContain('SASL/OAUTHBEARER (MSK IAM, eu-west-1), TLS');
     expect(handedOut.length).toBeGreaterThan(1); // admin, consumer, … each authenticate with the provider's token
     for (const token of handedOut) expect(log).not.toContain(token);
+    // librdkafka's consumer negotiated OAUTHBEARER with the callback's token (its own debug line; the principal is what Sluice tells it).
+    if (engine === 'librdkafka') expect(log).toContain('SASL OAUTHBEARER authentication successful (principal=msk-iam)');
     // Kafka's own validator accepted the provider's token and took its subject as the principal.
     expect(readFileSync(broker.logFile, 'utf8')).toContain('Successfully validated token with principal orders-poller');
     console.log(`[msk-iam] 30 records consumed and committed over SASL_SSL/OAUTHBEARER; ${handedOut.length} authentications with the provider's token; ${lines.length} debug lines, no token in them`);
@@ -177,6 +188,71 @@ describe('MSK IAM over SASL/OAUTHBEARER', () => {
     } finally {
       vi.unstubAllEnvs();
     }
+  });
+
+  /** librdkafka's member on its own (the service's start checks the brokers with kafkajs's admin first), logging into `lines`. */
+  const rdkafkaMember = (brokers: string, security: KafkaSecurity, lines: string[]) =>
+    createRdkafkaMember({
+      brokers: [brokers], clientId: 'sluice-recorder', groupProtocol: 'consumer', askedBy: AT, security,
+      groupId: uniqueName('msk-iam-member-group'), topic: uniqueName('msk-iam-member'), fromBeginning: true, sessionTimeoutMs: 30_000, rebalanceTimeoutMs: 60_000,
+      heartbeatIntervalMs: 3_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_048_576, concurrency: 1, events: new Instrumentation(),
+      logger: createLogger('msk-iam', { level: 'debug', format: 'json', write: (l) => lines.push(l) }),
+      onBatch: async () => undefined, onCrash: () => undefined,
+    });
+  async function failedStart(member: ReturnType<typeof rdkafkaMember>): Promise<{ error: Error | undefined; tookMs: number }> {
+    const started = Date.now();
+    const error = await member.start().then(() => undefined, (e: unknown) => e as Error);
+    const tookMs = Date.now() - started;
+    await member.stop();
+    return { error, tookMs };
+  }
+
+  it.skipIf(engine !== 'librdkafka')("regression: librdkafka's member sends the signer's token through oauthbearer_token_refresh_cb and fails at start, at once, when it is refused", async () => {
+    vi.stubEnv('AWS_ACCESS_KEY_ID', KEY.id);
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', KEY.secret);
+    vi.stubEnv('AWS_SESSION_TOKEN', '');
+    vi.stubEnv('AWS_PROFILE', '');
+    const memberProxy = await captureProxy({ port: MEMBER_PROXY_PORT, target: { host: '127.0.0.1', port: PORT + 3 }, certificate });
+    try {
+      const handedOut: string[] = [];
+      const tokens = observed(mskIamTokens({ region: 'eu-west-1', path: AT }), handedOut);
+      const lines: string[] = [];
+      const { error, tookMs } = await failedStart(rdkafkaMember(`127.0.0.1:${MEMBER_PROXY_PORT}`, { iam: { region: 'eu-west-1', tokens }, ssl: { ca: [certificate.cert] } }, lines));
+      // librdkafka asked for OAUTHBEARER and sent exactly the signer's token, framed as RFC 7628 says, and ended the refused exchange with 0x01.
+      const requests = memberProxy.requests();
+      expect(new Set(requests.filter((r) => r.apiKey === API_KEYS.saslHandshake).map(handshakeMechanism))).toEqual(new Set(['OAUTHBEARER']));
+      const sent = requests.filter((r) => r.apiKey === API_KEYS.saslAuthenticate).map((r) => authBytes(r).toString('utf8'));
+      const initial = sent.filter((b) => b.startsWith('n,,'));
+      expect(initial.length).toBeGreaterThan(0);
+      for (const bytes of initial) expect(handedOut).toContain(/^n,,\u0001auth=Bearer ([A-Za-z0-9_-]+)\u0001\u0001$/.exec(bytes)?.[1]);
+      expect(sent.filter((b) => b === '\u0001').length).toBeGreaterThan(0);
+      expect(isConfigError(error)).toBe(true);
+      expect(error!.message).toMatch(
+        /^functions\.recorder\.events\[0\]\.sluice: Kafka at 127\.0\.0\.1:27121 refused the MSK IAM token \(SASL authentication error: \{"status":"invalid_token"\}\)\. Check that the AWS credentials' role is allowed kafka-cluster:Connect/,
+      );
+      expect(tookMs).toBeLessThan(10_000);
+      for (const text of [error!.message, ...lines]) {
+        for (const token of handedOut) expect(text).not.toContain(token);
+        expect(text).not.toContain(KEY.secret);
+      }
+      console.log(`[msk-iam] librdkafka's member: the signer's token sent ${initial.length} time(s), refused at start in ${tookMs} ms:\n  ${error!.message}`);
+    } finally {
+      vi.unstubAllEnvs();
+      await memberProxy.close();
+    }
+  });
+
+  it.skipIf(engine !== 'librdkafka')("regression: librdkafka's member fails at start, at once, when it does not trust the brokers' certificate", async () => {
+    const stranger = selfSignedCertificate();
+    const lines: string[] = [];
+    const jwt: MskTokenSource = { token: async () => unsecuredJwt('orders-poller'), issued: () => [] };
+    const { error, tookMs } = await failedStart(rdkafkaMember(broker.oauthBearerBootstrap!, { iam: { region: 'eu-west-1', tokens: jwt }, ssl: { ca: [stranger.cert] } }, lines));
+    expect(isConfigError(error)).toBe(true);
+    expect(error!.message).toMatch(
+      /^functions\.recorder\.events\[0\]\.sluice: Kafka at 127\.0\.0\.1:27113: the TLS handshake failed \(.*certificate verify failed.*\)\. Check that serverRootCaCertificate holds the CA/,
+    );
+    expect(tookMs).toBeLessThan(10_000);
+    console.log(`[msk-iam] librdkafka's member with a CA the broker's certificate does not chain to, refused at start in ${tookMs} ms:\n  ${error!.message}`);
   });
 
   it("regression: kafkajs 2.2.4's own OAUTHBEARER calls a refused token a success and then loses the connection (why oauth-bearer.ts replaces it)", async () => {

@@ -2,6 +2,7 @@
  * accessConfigurations against a real broker that demands SASL: a broker of its own (not the
  * shared test broker) with a SASL_PLAINTEXT listener whose SCRAM users are created when its
  * storage is formatted. The trigger's secret comes from SLUICE_SECRET_<NAME>, as on a laptop.
+ * SLUICE_TEST_ENGINE=librdkafka (npm run test:engines) runs the same tests on the librdkafka engine.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,13 +15,14 @@ import { isConfigError } from '../../framework/errors.ts';
 import { createLocalInvoker } from '../../framework/invoke/local.ts';
 import { ClusterAdmin } from '../../framework/kafka/admin.ts';
 import { createKafkaClient } from '../../framework/kafka/client.ts';
+import { createRdkafkaMember } from '../../framework/kafka/rdkafka/member.ts';
 import { RecordProducer } from '../../framework/kafka/producer.ts';
 import type { SaslCredentials } from '../../framework/kafka/security.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { createLogger } from '../../framework/observe/logger.ts';
 import { runService } from '../../framework/poller/service-runner.ts';
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
-import { FIXTURES, recordsOf, type Seen } from '../support/harness.ts';
+import { engineUnderTest, FIXTURES, recordsOf, type Seen } from '../support/harness.ts';
 import { testLogger, uniqueName, waitFor } from '../support/kafka.ts';
 
 const INSTANCE_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), '.sluice', 'kafka-sasl');
@@ -30,6 +32,9 @@ const WRONG = 'not-alices-password';
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:sluice-test/kafka-alice-AbC123';
 const SECRET_VAR = 'SLUICE_SECRET_SLUICE_TEST_KAFKA_ALICE';
 const secretJson = (password: string) => JSON.stringify({ username: ALICE.name, password });
+const { engine, groupProtocol } = engineUnderTest();
+/** The engine's keys as serverless.yml spells them; none for kafkajs, the default. */
+const engineKeys = engine === 'librdkafka' ? { engine, groupProtocol } : {};
 
 describe('SASL/SCRAM from accessConfigurations', () => {
   let broker: BrokerHandle;
@@ -54,6 +59,16 @@ describe('SASL/SCRAM from accessConfigurations', () => {
     }
   }
 
+  /** librdkafka's member on its own, at debug level, logging into `lines`. */
+  const rdkafkaMember = (credentials: SaslCredentials, topic: string, lines: string[], events = new Instrumentation()) =>
+    createRdkafkaMember({
+      brokers: [sasl], clientId: 'sluice-recorder', groupProtocol: 'consumer', askedBy: 'functions.recorder.events[0].sluice', security: { sasl: credentials },
+      groupId: uniqueName('sasl-member-group'), topic, fromBeginning: true, sessionTimeoutMs: 30_000, rebalanceTimeoutMs: 60_000, heartbeatIntervalMs: 3_000,
+      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_048_576, concurrency: 1, events,
+      logger: createLogger('sasl', { level: 'debug', format: 'json', write: (l) => lines.push(l) }),
+      onBatch: async () => undefined, onCrash: () => undefined,
+    });
+
   /** The trigger as serverless.yml declares it, through the real config loader. */
   function trigger(topic: string, recordFile: string): TriggerSpec {
     const [t] = resolveService(
@@ -64,7 +79,7 @@ describe('SASL/SCRAM from accessConfigurations', () => {
           recorder: {
             handler: 'functions/recorder.handler',
             environment: { RECORD_FILE: recordFile },
-            events: [{ sluice: { topic, bootstrapServers: [sasl], batchSize: 10, maximumBatchingWindow: 0, consumerGroupId: uniqueName('sasl-group'), tls: false, accessConfigurations: { saslScram512Auth: [SECRET_ARN] } } }],
+            events: [{ sluice: { topic, bootstrapServers: [sasl], batchSize: 10, maximumBatchingWindow: 0, consumerGroupId: uniqueName('sasl-group'), tls: false, accessConfigurations: { saslScram512Auth: [SECRET_ARN] }, ...engineKeys } }],
           },
         },
       },
@@ -97,6 +112,7 @@ describe('SASL/SCRAM from accessConfigurations', () => {
 
     const t = trigger(topic, join(mkdtempSync(join(tmpdir(), 'sluice-sasl-')), 'seen.jsonl'));
     expect(t.access).toEqual({ tls: false, sasl: { mechanism: 'scram-sha-512', secretArn: SECRET_ARN } });
+    expect(t.engine).toBe(engine);
     const lines: string[] = [];
     const { invoker, running } = await start(t, lines);
     try {
@@ -114,7 +130,14 @@ describe('SASL/SCRAM from accessConfigurations', () => {
     ]);
     const log = lines.join('\n');
     expect(log).toContain('SASL/SCRAM-SHA-512 as alice, plaintext');
-    expect(lines.length).toBeGreaterThan(50); // debug level: kafkajs's connection and fetch lines are all there
+    if (engine === 'librdkafka') {
+      // debug level: librdkafka's own connection and authentication lines are there, from the consumer that ran.
+      const own = lines.filter((l) => (JSON.parse(l) as { namespace: string }).namespace.endsWith(':librdkafka'));
+      expect(own.length).toBeGreaterThan(20);
+      expect(own.some((l) => l.includes('Authenticated as alice using SCRAM-SHA-512'))).toBe(true);
+    } else {
+      expect(lines.length).toBeGreaterThan(50); // debug level: kafkajs's connection and fetch lines are all there
+    }
     expect(log).not.toContain(ALICE.password);
   });
 
@@ -136,6 +159,30 @@ describe('SASL/SCRAM from accessConfigurations', () => {
     }
   });
 
+  it.skipIf(engine !== 'librdkafka')("regression: librdkafka's member fails at start on a wrong password, at once, instead of retrying authentication for ever", async () => {
+    // The service's start checks the credentials with kafkajs's admin first; this is the member on its own,
+    // as when it restarts after the credentials changed. librdkafka retries authentication for ever, and the
+    // binding holds its error events until connect() gives up (30 s): the start fails on librdkafka's log line.
+    const topic = uniqueName('sasl-wrong-member');
+    await withAdmin((a) => a.ensureTopics([{ topic, partitions: 1 }]));
+    const lines: string[] = [];
+    const member = rdkafkaMember(scram512(WRONG), topic, lines);
+    const started = Date.now();
+    const error = await member.start().then(() => undefined, (e: unknown) => e as Error);
+    const tookMs = Date.now() - started;
+    await member.stop();
+    expect(isConfigError(error)).toBe(true);
+    expect(error?.message).toMatch(
+      /^functions\.recorder\.events\[0\]\.sluice: Kafka at 127\.0\.0\.1:39592 refused the credentials \(SASL authentication error: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512\)\. Check the username and password/,
+    );
+    expect(tookMs).toBeLessThan(10_000);
+    for (const text of [error?.message ?? '', ...lines]) {
+      expect(text).not.toContain(WRONG);
+      expect(text).not.toContain(ALICE.password);
+    }
+    console.log(`[sasl] librdkafka's member refused at start in ${tookMs} ms: ${error?.message}`);
+  });
+
   it('fails at start when the secret is not in the environment, naming the variable', async () => {
     delete process.env[SECRET_VAR];
     const error = await start(trigger(uniqueName('sasl-none'), join(tmpdir(), 'unused.jsonl')), []).then(() => undefined, (e: unknown) => e as Error);
@@ -147,6 +194,23 @@ describe('SASL/SCRAM from accessConfigurations', () => {
     for (const mechanism of ['plain', 'scram-sha-256'] as const) {
       const admin = await ClusterAdmin.connect(client({ mechanism, username: ALICE.name, password: ALICE.password }), [sasl]);
       await admin.disconnect();
+    }
+    if (engine === 'librdkafka') {
+      // librdkafka's member authenticates with each mechanism and joins the group (the other tests use SCRAM-SHA-512).
+      const topic = uniqueName('sasl-mechanisms');
+      await withAdmin((a) => a.ensureTopics([{ topic, partitions: 1 }]));
+      for (const [mechanism, said] of [['plain', 'SASL PLAIN'], ['scram-sha-256', 'Authenticated as alice using SCRAM-SHA-256']] as const) {
+        const lines: string[] = [];
+        const events = new Instrumentation();
+        const joins: Array<Record<string, number[]>> = [];
+        events.on('group.join', (e) => void joins.push(e.assignment));
+        const member = rdkafkaMember({ mechanism, username: ALICE.name, password: ALICE.password }, topic, lines, events);
+        await member.start();
+        await member.stop();
+        expect(joins[0]).toEqual({ [topic]: [0] });
+        expect(lines.some((l) => l.includes(said))).toBe(true);
+        expect(lines.join('\n')).not.toContain(ALICE.password);
+      }
     }
     const anonymous = await ClusterAdmin.connect(createKafkaClient({ brokers: [sasl], logger: testLogger, retries: 0, connectionTimeoutMs: 1000 }), [sasl]).then(
       async (a) => (await a.disconnect(), undefined),

@@ -19,11 +19,14 @@
  */
 import type { KafkaConsumer, LibrdKafkaError, Message, TopicPartition } from '@confluentinc/kafka-javascript';
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
+import { ConfigError } from '../../errors.ts';
 import type { KafkaRecord } from '../../event/record.ts';
 import type { CommitResult, GroupMember, GroupMemberOptions, PartitionBatch } from '../group-member.ts';
 import { readHeaderPairs, withoutHeaders } from '../records.ts';
+import type { KafkaSecurity } from '../security.ts';
 import { settledBy } from '../settled-by.ts';
-import { loadRdkafka } from './client.ts';
+import { loadRdkafka, type RdkafkaModule } from './client.ts';
+import { rdkafkaConnection } from './connection.ts';
 
 /** Methods the binding has and its typings leave out. */
 type Consumer = KafkaConsumer & {
@@ -40,6 +43,8 @@ const ERR_REVOKE = -174;
 const POLL_MAX = 1_000;
 /** How long start() waits for the group's first assignment. */
 const JOIN_WITHIN_MS = 60_000;
+/** How long connect() waits for the cluster's metadata; a failed start's disconnect waits for it too. */
+const CONNECT_WITHIN_MS = 30_000;
 /** How long a poll waits for a first record. */
 const POLL_WAIT_MS = 100;
 /** Records fetched ahead of the running batches, all partitions together: kafkajs's one fetch (FETCH_MAX_BYTES). */
@@ -52,8 +57,10 @@ export interface RdkafkaMemberOptions extends Omit<GroupMemberOptions, 'kafka' |
   clientId: string;
   groupProtocol: 'consumer' | 'classic';
   groupInstanceId?: string;
-  /** The trigger's path, named when the client library is missing. */
+  /** The trigger's path, named when the client library is missing or the brokers refuse the member. */
   askedBy: string;
+  /** SASL / TLS / MSK IAM, as the kafkajs engine connects (framework/kafka/security.ts); plaintext without. */
+  security?: KafkaSecurity;
 }
 
 interface Slot {
@@ -91,9 +98,11 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   /** Resolves at the first assignment (possibly empty), as kafkajs's run() does at its first join. */
   let joined!: () => void;
   const firstJoin = new Promise<void>((resolve) => (joined = resolve));
+  const connection = rdkafkaConnection(o);
+  const { redact } = connection;
 
-  const consumer = new KafkaConsumer(
-    {
+  const consumer = newConsumer(KafkaConsumer, {
+      ...connection.config,
       'bootstrap.servers': o.brokers.join(','),
       'client.id': o.clientId,
       'group.id': o.groupId,
@@ -111,9 +120,13 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       // The default (1 s) stalls the fetcher between fetches of a busy partition.
       'fetch.queue.backoff.ms': 10,
       rebalance_cb: (err: LibrdKafkaError, assignment: TopicPartition[]) => void rebalance(err, assignment),
-    } as never,
+    },
     { 'auto.offset.reset': o.fromBeginning ? 'earliest' : 'latest' },
-  ) as Consumer;
+    (message) => `${o.askedBy}: librdkafka refused the connection's configuration: ${redact(message)}`,
+  );
+  /** Set while start() runs: a refusal of the brokers ends it (librdkafka would retry for ever). */
+  let refused: ((error: Error) => void) | undefined;
+  connection.watch(consumer, () => refused);
 
   const crash = (error: Error) => {
     if (crashed) return;
@@ -283,6 +296,26 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     });
   }
 
+  let leaving: Promise<void> | undefined;
+  /** Disconnects once, whether a failed start or stop() asks first. */
+  const leave = () => (leaving ??= new Promise<void>((resolve) => consumer.disconnect(() => resolve())));
+
+  /** Connects, subscribes and waits for the first assignment (polling on past JOIN_WITHIN_MS). */
+  async function join(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      consumer.once('ready', () => resolve());
+      consumer.connect({ timeout: CONNECT_WITHIN_MS }, (err) => err && reject(Object.assign(new Error(redact(err.message)), { code: err.code })));
+    });
+    consumer.on('event.error', (e) => {
+      const error = Object.assign(new Error(redact(e.message)), { code: e.code });
+      if ((e as LibrdKafkaError).isFatal) crash(error);
+      else o.logger.debug('librdkafka reported an error it retries', { groupId: o.groupId, error });
+    });
+    consumer.subscribe([o.topic]);
+    loop = pollLoop().catch((e: unknown) => crash(e as Error));
+    if (!(await settledBy(firstJoin, Date.now() + JOIN_WITHIN_MS))) o.logger.warn(`no assignment from the group within ${JOIN_WITHIN_MS / 1000} s; polling on`, { groupId: o.groupId });
+  }
+
   function highWatermark(partition: number, fallback: number): number {
     try {
       return consumer.getWatermarkOffsets(o.topic, partition).highOffset;
@@ -293,17 +326,19 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
 
   return {
     async start() {
-      await new Promise<void>((resolve, reject) => {
-        consumer.once('ready', () => resolve());
-        consumer.connect({ timeout: 30_000 }, (err) => err && reject(err));
-      });
-      consumer.on('event.error', (e) => {
-        if ((e as LibrdKafkaError).isFatal) crash(Object.assign(new Error(e.message), { code: e.code }));
-        else o.logger.debug('librdkafka reported an error it retries', { groupId: o.groupId, error: e });
-      });
-      consumer.subscribe([o.topic]);
-      loop = pollLoop().catch((e: unknown) => crash(e as Error));
-      if (!(await settledBy(firstJoin, Date.now() + JOIN_WITHIN_MS))) o.logger.warn(`no assignment from the group within ${JOIN_WITHIN_MS / 1000} s; polling on`, { groupId: o.groupId });
+      const refusal = new Promise<never>((_, reject) => (refused = reject));
+      try {
+        await Promise.race([join(), refusal]);
+      } catch (e) {
+        // Nothing started: stop polling and leave. The binding's disconnect waits for connect()'s
+        // metadata wait (CONNECT_WITHIN_MS) to end: the start says why now, and stop() awaits the leaving.
+        stopping = true;
+        await loop;
+        void leave();
+        throw e;
+      } finally {
+        refused = undefined;
+      }
     },
     async stop(deadlineAt) {
       stopping = true;
@@ -315,7 +350,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       } else await batches();
       await loop;
       // A static member leaves without giving up its partitions (KIP-345): they wait for its return.
-      await new Promise<void>((resolve) => consumer.disconnect(() => resolve()));
+      await leave();
     },
     memberId: () => memberId,
   };
@@ -332,5 +367,16 @@ function toRecord(topic: string, partition: number, m: Message): KafkaRecord {
     return base;
   } catch (e) {
     return withoutHeaders(base, e);
+  }
+}
+
+/** The consumer, or a ConfigError when librdkafka refuses its configuration (a key that does not decrypt, a PEM it cannot read). */
+function newConsumer(
+  KafkaConsumer: RdkafkaModule['KafkaConsumer'], config: Record<string, unknown>, topicConfig: Record<string, unknown>, refusal: (message: string) => string,
+): Consumer {
+  try {
+    return new KafkaConsumer(config as never, topicConfig as never) as Consumer;
+  } catch (e) {
+    throw new ConfigError(refusal((e as Error).message), { cause: e });
   }
 }
