@@ -9,7 +9,8 @@ import { ConfigError } from '../errors.ts';
 import { ClusterAdmin, type GroupMembers } from '../kafka/admin.ts';
 import { createKafkaClient } from '../kafka/client.ts';
 import { describeConsumerGroup } from '../kafka/rdkafka/describe-group.ts';
-import { resolveTriggerSecurity } from '../kafka/security.ts';
+import { rdkafkaSecurityConfig } from '../kafka/rdkafka/security.ts';
+import { resolveTriggerSecurity, type KafkaSecurity } from '../kafka/security.ts';
 import { groupByCluster } from '../poller/clusters.ts';
 import type { Logger } from '../observe/logger.ts';
 import { triggerLag, type TriggerLag } from './lag-report.ts';
@@ -24,7 +25,7 @@ export interface ReadLagOptions {
 }
 
 export function readLag(o: ReadLagOptions): Promise<TriggerLag[]> {
-  return readGroups(o, (admin, t, brokers) => lagOf(admin, t, brokers));
+  return readGroups(o, (admin, t, brokers, security) => lagOf(admin, t, brokers, security));
 }
 
 /**
@@ -34,34 +35,33 @@ export function readLag(o: ReadLagOptions): Promise<TriggerLag[]> {
 export async function readStatus(o: ReadLagOptions & { pollerMetrics?: string }): Promise<TriggerStatus[]> {
   const parallel = o.pollerMetrics !== undefined && o.triggers.some((t) => t.parallelizationFactor > 1);
   const inFlight = parallel ? await readInFlight(o.pollerMetrics!) : undefined;
-  return readGroups(o, async (admin, t, brokers) => {
+  return readGroups(o, async (admin, t, brokers, security) => {
     const coordinator = await admin.coordinator(t.consumerGroupId);
-    const report: TriggerStatus = { ...(await lagOf(admin, t, brokers)), coordinator };
+    const report: TriggerStatus = { ...(await lagOf(admin, t, brokers, security)), coordinator };
     if (!inFlight || !(t.parallelizationFactor > 1)) return report;
     if (!(inFlight instanceof Map)) return { ...report, inFlight: inFlight };
     return { ...report, inFlight: Object.fromEntries(report.partitions.map((p) => [p.partition, inFlight.get(`${t.functionName}|${t.topic}|${p.partition}`) ?? 0])) };
   });
 }
 
-async function lagOf(admin: ClusterAdmin, t: TriggerSpec, brokers: string[]): Promise<TriggerLag> {
+async function lagOf(admin: ClusterAdmin, t: TriggerSpec, brokers: string[], security: KafkaSecurity): Promise<TriggerLag> {
   const [classic, offsets] = await Promise.all([admin.describeGroup(t.consumerGroupId), admin.groupOffsets(t.consumerGroupId, t.topic)]);
-  const group = (await consumerProtocolGroup(classic, t, brokers)) ?? classic;
+  const group = (await consumerProtocolGroup(classic, t, brokers, security)) ?? classic;
   return triggerLag({ functionName: t.functionName, topic: t.topic, groupId: t.consumerGroupId, brokers, startingPosition: t.startingPosition, group }, offsets);
 }
 
 /**
  * Kafka answers kafkajs's classic DescribeGroups for a group on the consumer protocol (KIP-848,
  * engine librdkafka) with `Dead` and no members; librdkafka's ConsumerGroupDescribe has them.
- * Asked only then, and only without accessConfigurations (the admin client here connects in
- * plaintext).
+ * Asked only then, with the trigger's own credentials.
  */
-async function consumerProtocolGroup(classic: GroupMembers, t: TriggerSpec, brokers: string[]): Promise<GroupMembers | undefined> {
-  if (classic.state !== 'Dead' || classic.members.length > 0 || t.access) return undefined;
-  return describeConsumerGroup(brokers, t.consumerGroupId);
+async function consumerProtocolGroup(classic: GroupMembers, t: TriggerSpec, brokers: string[], security: KafkaSecurity): Promise<GroupMembers | undefined> {
+  if (classic.state !== 'Dead' || classic.members.length > 0) return undefined;
+  return describeConsumerGroup(brokers, t.consumerGroupId, rdkafkaSecurityConfig(security));
 }
 
 /** One admin client per cluster; `read` runs for each trigger, in the triggers' order. */
-async function readGroups<R>(o: ReadLagOptions, read: (admin: ClusterAdmin, t: TriggerSpec, brokers: string[]) => Promise<R>): Promise<R[]> {
+async function readGroups<R>(o: ReadLagOptions, read: (admin: ClusterAdmin, t: TriggerSpec, brokers: string[], security: KafkaSecurity) => Promise<R>): Promise<R[]> {
   const brokersOf = (t: TriggerSpec): string[] => {
     const brokers = t.bootstrapServers ?? o.defaultBrokers;
     if (!brokers?.length) throw new ConfigError(`${t.path}: no brokers to read the group from; set bootstrapServers, custom.sluice.bootstrapServers or KAFKA_BROKERS, or start the local Kafka with \`npm start\`.`);
@@ -75,7 +75,7 @@ async function readGroups<R>(o: ReadLagOptions, read: (admin: ClusterAdmin, t: T
       const missing = new Set(await admin.missingTopics([...new Set(triggers.map((t) => t.topic))]));
       for (const t of triggers) {
         if (missing.has(t.topic)) throw new ConfigError(`${t.path}.topic: topic "${t.topic}" does not exist on ${brokers.join(',')}. Create it (npm start creates it on the local Kafka), or fix the topic name.`);
-        reports.set(t, await read(admin, t, brokers));
+        reports.set(t, await read(admin, t, brokers, security.get(t) ?? {}));
       }
     } finally {
       await admin.disconnect();
