@@ -7,7 +7,9 @@
  * stopping the task) starts no more chunks, lets in-flight invocations and destination sends
  * finish and commits them until shortly before SLUICE_STOP_DEADLINE_MS (the task's StopTimeout,
  * after which ECS sends SIGKILL), then leaves the groups without what still runs and exits.
+ * SLUICE_GROUP_INSTANCE_ID, when set, is the static member id of its librdkafka triggers.
  */
+import { INSTANCE_ID_ENV, withInstanceId } from '../config/engine.ts';
 import { createLambdaInvoker } from '../invoke/lambda.ts';
 import { Instrumentation } from '../observe/events.ts';
 import { createLogger } from '../observe/logger.ts';
@@ -20,7 +22,10 @@ import { exitOnError, onShutdown } from './process.ts';
 
 async function main(): Promise<void> {
   const logger = createLogger('sluice');
-  const config = parseContainerConfig(process.env[TRIGGERS_ENV]);
+  const parsed = parseContainerConfig(process.env[TRIGGERS_ENV]);
+  const instance = withInstanceId(parsed.triggers, process.env[INSTANCE_ID_ENV]);
+  if (instance.ignored.length) logger.warn(`${INSTANCE_ID_ENV} is set, but ${instance.ignored.join(', ')} run(s) on kafkajs, which has no static membership: left without it`);
+  const config = { ...parsed, triggers: instance.triggers };
   const stopBudgetMs = inFlightBudgetMs(process.env);
   const invoker = createLambdaInvoker({ functionNames: config.functionNames, logger: logger.child('lambda'), maxConcurrency: invocationsAtOnce(config.triggers) });
   let running: RunningService | undefined;

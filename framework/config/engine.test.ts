@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineSettings } from './engine.ts';
+import { engineSettings, withInstanceId } from './engine.ts';
 
 const AT = 'functions.orders.events[0].sluice';
 
@@ -30,5 +30,23 @@ describe('engineSettings', () => {
 
   it('refuses parallelizationFactor on librdkafka until its commit metadata is built there', () => {
     expect(engineSettings({ engine: 'librdkafka', parallelizationFactor: 4 }, undefined, AT).problems[0]).toMatch(/parallelizationFactor: runs on engine kafkajs only for now/);
+  });
+});
+
+describe('withInstanceId (SLUICE_GROUP_INSTANCE_ID, a deployed poller\'s own id)', () => {
+  const rdk = { engine: 'librdkafka' as const, path: 'functions.a.events[0].sluice' };
+  const kjs = { engine: 'kafkajs' as const, path: 'functions.b.events[0].sluice' };
+
+  it('gives every librdkafka trigger the id and names the kafkajs ones it leaves alone', () => {
+    expect(withInstanceId([rdk, kjs], 'pollers-2')).toEqual({ triggers: [{ ...rdk, groupInstanceId: 'pollers-2' }, kjs], ignored: [kjs.path] });
+  });
+
+  it('changes nothing when it is unset or empty', () => {
+    expect(withInstanceId([rdk], undefined)).toEqual({ triggers: [rdk], ignored: [] });
+    expect(withInstanceId([rdk], '')).toEqual({ triggers: [rdk], ignored: [] });
+  });
+
+  it('refuses what Kafka would not take as a group.instance.id', () => {
+    expect(() => withInstanceId([rdk], 'pod 2')).toThrow('SLUICE_GROUP_INSTANCE_ID: "pod 2" is not a group.instance.id');
   });
 });

@@ -5,6 +5,7 @@
  * own value wins over `custom.sluice`'s. What an engine cannot do is refused here, naming the
  * setting and what to change, rather than at the first rebalance.
  */
+import { ConfigError } from '../errors.ts';
 import type { TriggerSpec } from './types.ts';
 
 export const ENGINES = ['kafkajs', 'librdkafka'] as const;
@@ -51,4 +52,23 @@ export function engineSettings(
   }
   const settings: EngineSettings = { engine, groupProtocol, ...(event.groupInstanceId !== undefined ? { groupInstanceId: event.groupInstanceId } : {}) };
   return { settings, problems };
+}
+
+/** Where a deployed poller reads its static member's id: one per task or pod, unlike serverless.yml. */
+export const INSTANCE_ID_ENV = 'SLUICE_GROUP_INSTANCE_ID';
+
+/**
+ * The poller's own `groupInstanceId` from its environment (INSTANCE_ID_ENV: on a Kubernetes
+ * StatefulSet the pod's name) for its librdkafka triggers; an id is per group, so one value
+ * serves every trigger. kafkajs triggers are left as they are and named in `ignored`.
+ */
+export function withInstanceId<T extends Pick<TriggerSpec, 'engine' | 'path'> & { groupInstanceId?: string }>(triggers: T[], value: string | undefined): { triggers: T[]; ignored: string[] } {
+  if (value === undefined || value === '') return { triggers, ignored: [] };
+  if (!GROUP_INSTANCE_ID.test(value)) {
+    throw new ConfigError(`${INSTANCE_ID_ENV}: "${value}" is not a group.instance.id: 1–249 letters, digits, ".", "_" or "-" (on a StatefulSet, the pod's name is).`);
+  }
+  return {
+    triggers: triggers.map((t) => (t.engine === 'librdkafka' ? { ...t, groupInstanceId: value } : t)),
+    ignored: triggers.filter((t) => t.engine !== 'librdkafka').map((t) => t.path),
+  };
 }

@@ -50,6 +50,13 @@ describe('the container configuration (SLUICE_TRIGGERS)', () => {
     expect(parseContainerConfig(`{"version":1,"invoker":"lambda",${one}}`).metrics).toEqual({ namespace: 'Sluice', periodSeconds: 60 });
   });
 
+  it('refuses a fixed groupInstanceId: every task would join as that one static member', () => {
+    const orders = { ...SHOP.triggers[0]!, engine: 'librdkafka' as const, groupProtocol: 'consumer' as const, groupInstanceId: 'orders-0' };
+    expect(configErrorMessage(() => containerConfig({ ...SHOP, triggers: [orders] }, { orders: 'shop-dev-orders' }))).toContain(
+      'functions.orders.events[0].sluice.groupInstanceId: every task of the poller\'s service would join as the same static member "orders-0"',
+    );
+  });
+
   it('refuses a configuration too large for a task definition', () => {
     const many = { ...SHOP, triggers: Array.from({ length: 200 }, () => SHOP.triggers[0]!) };
     expect(() => serializeContainerConfig(containerConfig(many, { orders: 'shop-dev-orders' }))).toThrow(`more than the ${MAX_CONFIG_CHARS}`);

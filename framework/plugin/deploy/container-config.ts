@@ -51,6 +51,18 @@ export function containerConfig(service: ServiceSpec, lambdaNames: Readonly<Reco
         .join('\n'),
     );
   }
+  const shared = enabled.filter((t) => t.groupInstanceId !== undefined);
+  if (shared.length > 0) {
+    throw new ConfigError(
+      shared
+        .map(
+          (t) =>
+            `${t.path}.groupInstanceId: every task of the poller's service would join as the same static member "${t.groupInstanceId}" and fence the others. ` +
+            `Remove it for the deployment (ECS gives a replaced task a new identity, so static membership has nothing to keep there); a poller run elsewhere, e.g. as a Kubernetes StatefulSet, takes its own from ${'SLUICE_GROUP_INSTANCE_ID'}.`,
+        )
+        .join('\n'),
+    );
+  }
   const functionNames: Record<string, string> = {};
   for (const t of enabled) {
     const lambdaName = lambdaNames[t.functionName];
