@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: 'engines',
           include: [
-            'tests/integration/{failure,failure-policy,delivery,rebalance,rebalance-paths,retry-state,budget,concurrency,restart,filter,metrics,parallel}.test.ts',
+            'tests/integration/{failure,failure-policy,delivery,rebalance,rebalance-paths,retry-state,budget,concurrency,restart,filter,metrics,parallel,starting-position}.test.ts',
             'tests/integration/rdkafka-engine.test.ts',
             'tests/integration/static-membership.test.ts',
             // Authentication and TLS (their own brokers): SASL PLAIN/SCRAM, MSK IAM's OAUTHBEARER over TLS.

@@ -13,6 +13,7 @@ import type { Invoker } from '../invoke/types.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient, type ClientOptions } from '../kafka/client.ts';
 import { iamTokenRefused } from '../kafka/msk-iam-errors.ts';
+import { commitWithoutJoining } from '../kafka/rdkafka/commit-offsets.ts';
 import { lazySecrets, resolveTriggerSecurity, type IamOptions, type SecretSource } from '../kafka/security.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
@@ -24,7 +25,7 @@ import type { Logger } from '../observe/logger.ts';
 import type { RecordDecoder } from '../schema/decoder.ts';
 import { groupByCluster } from './clusters.ts';
 import { createPoller, type Poller } from './poller.ts';
-import { applyStartingPosition, type UncommittedFrom } from './starting-position.ts';
+import { applyStartingPosition, type CommitStart, type UncommittedFrom } from './starting-position.ts';
 import type { GroupTuning } from './tuning.ts';
 
 export interface ServiceRunnerOptions {
@@ -164,10 +165,17 @@ async function prepareCluster(client: ClientOptions, triggers: TriggerSpec[], cr
   try {
     checkSessionTimeouts(triggers, await admin.sessionTimeoutBounds(), brokers);
     await prepareTopics(admin, triggers, create, logger);
-    for (const t of triggers) uncommittedFrom.set(t, await applyStartingPosition(admin, t, logger.child(t.functionName)));
+    for (const t of triggers) uncommittedFrom.set(t, await applyStartingPosition(admin, t, logger.child(t.functionName), startCommitFor(client, t)));
   } finally {
     await admin.disconnect();
   }
+}
+
+/** A librdkafka (KIP-848) group's start is committed without joining it as a classic member. */
+function startCommitFor(client: ClientOptions, t: TriggerSpec): CommitStart | undefined {
+  if (t.engine !== 'librdkafka') return undefined;
+  const security = { ...(client.sasl ? { sasl: client.sasl } : {}), ...(client.iam ? { iam: client.iam } : {}), ...(client.ssl ? { ssl: client.ssl } : {}) };
+  return (groupId, topic, partitions) => commitWithoutJoining({ brokers: client.brokers, security, groupId, topic, partitions, askedBy: t.path });
 }
 
 /** The poll budget reserves the function's timeout plus what the invoker may add (the lambda invoker's grace and throttle retries). */

@@ -23,7 +23,14 @@ import type { Logger } from '../observe/logger.ts';
  */
 export type UncommittedFrom = 'earliest' | 'latest';
 
-export async function applyStartingPosition(admin: ClusterAdmin, trigger: TriggerSpec, logger: Logger): Promise<UncommittedFrom> {
+/** Commits a group's first offsets; false (nothing written) when the group runs members already. */
+export type CommitStart = (groupId: string, topic: string, partitions: Array<{ partition: number; offset: number }>) => Promise<boolean>;
+
+/**
+ * `commit`: how the offsets are written; by default kafkajs's admin (which joins the group as a
+ * classic member for it), for a librdkafka trigger a commit as no member (rdkafka/commit-offsets.ts).
+ */
+export async function applyStartingPosition(admin: ClusterAdmin, trigger: TriggerSpec, logger: Logger, commit: CommitStart = (g, t, p) => admin.setGroupOffsets(g, t, p)): Promise<UncommittedFrom> {
   if (trigger.startingPosition === 'TRIM_HORIZON') return 'earliest';
   const current = await admin.offsets(trigger.consumerGroupId, trigger.topic);
   const fresh = current.filter((p) => p.committed < 0);
@@ -33,7 +40,7 @@ export async function applyStartingPosition(admin: ClusterAdmin, trigger: Trigge
     trigger.startingPosition === 'AT_TIMESTAMP' && at !== undefined
       ? (await admin.offsetsForTimestamp(trigger.topic, at)).filter((p) => fresh.some((f) => f.partition === p.partition))
       : fresh.map((p) => ({ partition: p.partition, offset: p.logEnd }));
-  if (await admin.setGroupOffsets(trigger.consumerGroupId, trigger.topic, targets)) {
+  if (await commit(trigger.consumerGroupId, trigger.topic, targets)) {
     const where = at !== undefined ? `timestamp ${new Date(at).toISOString()}` : 'the log end (LATEST)';
     logger.info(`starting at ${where}: the group's first offsets are committed`, { offsets: targets });
     return 'earliest';
