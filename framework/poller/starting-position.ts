@@ -40,7 +40,13 @@ export async function applyStartingPosition(admin: ClusterAdmin, trigger: Trigge
     trigger.startingPosition === 'AT_TIMESTAMP' && at !== undefined
       ? (await admin.offsetsForTimestamp(trigger.topic, at)).filter((p) => fresh.some((f) => f.partition === p.partition))
       : fresh.map((p) => ({ partition: p.partition, offset: p.logEnd }));
-  if (await commit(trigger.consumerGroupId, trigger.topic, targets)) {
+  // Read back: librdkafka's commit can report success for partitions the broker refused (a group
+  // that runs members refuses a commit from no member partition by partition).
+  const written = async () => {
+    const now = await admin.offsets(trigger.consumerGroupId, trigger.topic);
+    return targets.every((t) => now.find((p) => p.partition === t.partition)?.committed === t.offset);
+  };
+  if ((await commit(trigger.consumerGroupId, trigger.topic, targets)) && (await written())) {
     const where = at !== undefined ? `timestamp ${new Date(at).toISOString()}` : 'the log end (LATEST)';
     logger.info(`starting at ${where}: the group's first offsets are committed`, { offsets: targets });
     return 'earliest';

@@ -4,7 +4,9 @@
  * consumer protocol that is a classic member in a group it then has to convert, and kafkajs cannot
  * see whether such a group runs members (its describe answers `Dead`, rdkafka/describe-group.ts).
  * A consumer that never subscribes commits as no member (generation -1), which Kafka accepts only
- * while the group has no member: the refusal then means another poller runs it already.
+ * while the group has no member: the refusal then means another poller runs it already. The
+ * binding reports only a request's error, not a partition's (seen: a commit into a running
+ * KIP-848 group "succeeded" and wrote nothing), so the caller reads the offsets back.
  */
 import type { LibrdKafkaError } from '@confluentinc/kafka-javascript';
 import { rdkafkaSecurityConfig } from './security.ts';
