@@ -22,10 +22,13 @@ import { checkKeyOrder, committedMetadata, intervalsFromOutput } from '../suppor
 const COUNT = 1500;
 const KEYS = 50;
 const keyFor = (i: number) => (i % KEYS === KEYS - 1 ? null : `k${i % KEYS}`);
+/** Its invocation runs SLOW_MS longer: while it runs, the committed offset stays at or below it and
+ * the chunks done beyond it can only be in the commit's metadata, so the kill meets done ranges. */
+const SLOW_OFFSET = 150;
 
 function startPoller(env: Record<string, string>): CliProcess {
   return runCli('framework/cli/start.ts', ['--config', 'tests/fixtures/serverless-parallel.yml'], {
-    env: { ...process.env, KAFKA_BROKERS: brokers().join(','), SLUICE_LOG_LEVEL: 'info', SLUICE_LOG_FORMAT: 'json', BATCH_SIZE: '5', SLEEP_MS: '100', SLEEP_VARY_MS: '200', SESSION_TIMEOUT_MS: '10000', ...env },
+    env: { ...process.env, KAFKA_BROKERS: brokers().join(','), SLUICE_LOG_LEVEL: 'info', SLUICE_LOG_FORMAT: 'json', BATCH_SIZE: '5', SLEEP_MS: '100', SLEEP_VARY_MS: '200', SESSION_TIMEOUT_MS: '10000', SLOW_OFFSETS: String(SLOW_OFFSET), SLOW_MS: '3000', ...env },
   });
 }
 
@@ -49,9 +52,10 @@ describe('parallelizationFactor 10, poller killed', () => {
 
     const killed = startPoller({ TEST_TOPIC: topic, TEST_GROUP: group, RECORD_FILE: files.killed });
     processes.push(killed);
-    await waitFor('60 invocations returned and 5 in flight', async () => {
+    await waitFor(`60 invocations returned and 5 in flight, offset ${SLOW_OFFSET}'s among them`, async () => {
       const r = await recordOf(files.killed);
-      return r.completed.length >= 60 && r.seen.length - r.completed.length >= 5;
+      const slow = r.seen.find((s) => Object.values(s.event.records).flat().some((x) => x.offset === SLOW_OFFSET));
+      return r.completed.length >= 60 && r.seen.length - r.completed.length >= 5 && !!slow && !r.completed.includes(slow.requestId);
     }, 60_000, 20);
     // The moment the next handler returns: its chunk is done, and its commit not sent yet.
     await new Promise<void>((resolve) => {
@@ -90,7 +94,8 @@ describe('parallelizationFactor 10, poller killed', () => {
         `at most ${orderKilled.maxInFlight} / ${orderNext.maxInFlight} at once, overlaps ${orderKilled.overlaps.length + orderNext.overlaps.length}, out of order ${orderKilled.outOfOrder.length + orderNext.outOfOrder.length + report.resumedBelowDone.length}`,
     );
 
-    expect(decoded.kind).toBe('done'); // with 10 chunks in flight the commit carries done ranges: what this test is about
+    expect(decoded.kind).toBe('done'); // offset SLOW_OFFSET's chunk in flight: the commit carries done ranges beyond it, what this test is about
+    expect(atKill.offset).toBeLessThanOrEqual(SLOW_OFFSET);
     expect(report.inFlight.invocations).toBeGreaterThan(0);
     expect(report.inFlight.invocations).toBeLessThanOrEqual(10);
     expect(report.lost).toEqual([]);
