@@ -21,7 +21,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/regressions/*.test.ts', 'tests/e2e/**/*.test.ts', 'tests/docs/*.test.ts'],
-          exclude: ['tests/integration/rdkafka-engine.test.ts', 'tests/integration/static-membership.test.ts'],
+          exclude: ['tests/integration/rdkafka-engine.test.ts', 'tests/integration/rdkafka-commit.test.ts', 'tests/integration/static-membership.test.ts'],
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
@@ -49,6 +49,7 @@ export default defineConfig({
           include: [
             'tests/integration/{failure,failure-policy,delivery,rebalance,rebalance-paths,retry-state,budget,concurrency,restart,filter,metrics,parallel,starting-position}.test.ts',
             'tests/integration/rdkafka-engine.test.ts',
+            'tests/integration/rdkafka-commit.test.ts',
             'tests/integration/static-membership.test.ts',
             // Authentication and TLS (their own brokers): SASL PLAIN/SCRAM, MSK IAM's OAUTHBEARER over TLS.
             'tests/integration/{sasl,msk-iam}.test.ts',

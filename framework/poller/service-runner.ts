@@ -14,7 +14,7 @@ import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient, type ClientOptions } from '../kafka/client.ts';
 import { iamTokenRefused } from '../kafka/msk-iam-errors.ts';
 import { commitWithoutJoining } from '../kafka/rdkafka/commit-offsets.ts';
-import { lazySecrets, resolveTriggerSecurity, type IamOptions, type SecretSource } from '../kafka/security.ts';
+import { lazySecrets, resolveTriggerSecurity, type IamOptions, type KafkaSecurity, type SecretSource } from '../kafka/security.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
 import { ProgressTracker } from '../observe/progress.ts';
@@ -123,7 +123,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     for (const { brokers, triggers: clusterTriggers } of groupByCluster(triggers, brokersOf)) {
       const create = brokers.join(',') === o.defaultBrokers?.join(',') ? o.createTopics : undefined;
       const client: ClientOptions = { brokers, logger: o.logger, retries: o.retries ?? 5, ...security.get(clusterTriggers[0]!) };
-      await prepareCluster(client, clusterTriggers, create, uncommittedFrom).catch((e: unknown) => {
+      await prepareCluster(client, clusterTriggers, create, uncommittedFrom, (t) => security.get(t) ?? {}).catch((e: unknown) => {
         throw client.iam ? iamTokenRefused(clusterTriggers[0]!, brokers, e, client.iam.tokens.issued()) : e;
       });
     }
@@ -159,23 +159,27 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
 }
 
 /** Reachable, session timeouts the brokers accept, topics there (or created), starting positions applied. */
-async function prepareCluster(client: ClientOptions, triggers: TriggerSpec[], create: { partitions: number } | undefined, uncommittedFrom: Map<TriggerSpec, UncommittedFrom>): Promise<void> {
+async function prepareCluster(
+  client: ClientOptions, triggers: TriggerSpec[], create: { partitions: number } | undefined, uncommittedFrom: Map<TriggerSpec, UncommittedFrom>, securityOf: (t: TriggerSpec) => KafkaSecurity,
+): Promise<void> {
   const { brokers, logger } = client;
   const admin = await ClusterAdmin.connect(createKafkaClient(client), brokers);
   try {
     checkSessionTimeouts(triggers, await admin.sessionTimeoutBounds(), brokers);
     await prepareTopics(admin, triggers, create, logger);
-    for (const t of triggers) uncommittedFrom.set(t, await applyStartingPosition(admin, t, logger.child(t.functionName), startCommitFor(client, t)));
+    for (const t of triggers) uncommittedFrom.set(t, await applyStartingPosition(admin, t, logger.child(t.functionName), startCommitFor(brokers, t, securityOf(t))));
   } finally {
     await admin.disconnect();
   }
 }
 
-/** A librdkafka (KIP-848) group's start is committed without joining it as a classic member. */
-function startCommitFor(client: ClientOptions, t: TriggerSpec): CommitStart | undefined {
+/** A librdkafka (KIP-848) group's start is committed without joining it as a classic member; the caller reads it back. */
+function startCommitFor(brokers: string[], t: TriggerSpec, security: KafkaSecurity): CommitStart | undefined {
   if (t.engine !== 'librdkafka') return undefined;
-  const security = { ...(client.sasl ? { sasl: client.sasl } : {}), ...(client.iam ? { iam: client.iam } : {}), ...(client.ssl ? { ssl: client.ssl } : {}) };
-  return (groupId, topic, partitions) => commitWithoutJoining({ brokers: client.brokers, security, groupId, topic, partitions, askedBy: t.path });
+  return async (groupId, topic, partitions) => {
+    await commitWithoutJoining({ brokers, security, groupId, topic, partitions, askedBy: t.path });
+    return true;
+  };
 }
 
 /** The poll budget reserves the function's timeout plus what the invoker may add (the lambda invoker's grace and throttle retries). */

@@ -40,8 +40,8 @@ export async function applyStartingPosition(admin: ClusterAdmin, trigger: Trigge
     trigger.startingPosition === 'AT_TIMESTAMP' && at !== undefined
       ? (await admin.offsetsForTimestamp(trigger.topic, at)).filter((p) => fresh.some((f) => f.partition === p.partition))
       : fresh.map((p) => ({ partition: p.partition, offset: p.logEnd }));
-  // Read back: librdkafka's commit can report success for partitions the broker refused (a group
-  // that runs members refuses a commit from no member partition by partition).
+  // Read back: librdkafka's commit only says it was queued, and a group that runs members refuses
+  // a commit from no member partition by partition.
   const written = async () => {
     const now = await admin.offsets(trigger.consumerGroupId, trigger.topic);
     return targets.every((t) => now.find((p) => p.partition === t.partition)?.committed === t.offset);

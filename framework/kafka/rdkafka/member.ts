@@ -16,6 +16,11 @@
  * not reach its end, the buffer is dropped and the partition fetches on from the last offset the
  * poller committed in it (a retry, the poll budget, a rebalance leave the rest), as kafkajs does
  * from its resolved offset.
+ *
+ * A commit resolves on the broker's answer, not when librdkafka queued it: the binding's
+ * commitCb is librdkafka's commitAsync and calls back on the enqueue, and the answer (with a
+ * refusal: metadata too long, a fenced member) reaches only offset_commit_cb. So a batch's
+ * commit, and with it a held revocation, waits for what the coordinator said.
  */
 import type { KafkaConsumer, LibrdKafkaError, Message, TopicPartition } from '@confluentinc/kafka-javascript';
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
@@ -51,6 +56,10 @@ const POLL_WAIT_MS = 100;
 const PREFETCH_BYTES = 10 * 1024 * 1024;
 /** Each partition may fetch at least this far ahead, however many the member owns. */
 const PREFETCH_MIN_BYTES = 64 * 1024;
+/** A commit librdkafka has not answered by then counts as refused (it retries what it can meanwhile, and waits for a coordinator). */
+const COMMIT_ANSWER_WITHIN_MS = 60_000;
+/** librdkafka's error codes: OFFSET_METADATA_TOO_LARGE is Kafka's 12. */
+const ERR_METADATA_TOO_LARGE = 12;
 
 export interface RdkafkaMemberOptions extends Omit<GroupMemberOptions, 'kafka' | 'replaces'> {
   brokers: string[];
@@ -83,6 +92,13 @@ interface Slot {
   seekAt?: number;
 }
 
+/** A commit sent and not yet answered. */
+interface PendingCommit {
+  partition: number;
+  offset: number;
+  answer(err: { code: number; message: string } | null): void;
+}
+
 let epochs = 0;
 
 export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
@@ -100,6 +116,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   const firstJoin = new Promise<void>((resolve) => (joined = resolve));
   const connection = rdkafkaConnection(o);
   const { redact } = connection;
+  const pendingCommits: PendingCommit[] = [];
 
   const consumer = newConsumer(KafkaConsumer, {
       ...connection.config,
@@ -120,6 +137,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       // The default (1 s) stalls the fetcher between fetches of a busy partition.
       'fetch.queue.backoff.ms': 10,
       rebalance_cb: (err: LibrdKafkaError, assignment: TopicPartition[]) => void rebalance(err, assignment),
+      offset_commit_cb: (err: LibrdKafkaError | undefined, committed: Array<TopicPartition & { offset?: number }>) => answered(err ?? null, committed),
     },
     { 'auto.offset.reset': o.fromBeginning ? 'earliest' : 'latest' },
     (message) => `${o.askedBy}: librdkafka refused the connection's configuration: ${redact(message)}`,
@@ -277,17 +295,36 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   function commit(partition: number, slot: Slot, next: number, metadata: string | null | undefined): Promise<CommitResult> {
     if (leftBehind || slots.get(partition) !== slot) return Promise.resolve({ ok: false, reason: 'not-owned' });
     const offset = { topic: o.topic, partition, offset: next, ...(metadata !== undefined ? { metadata } : {}) };
-    return new Promise((resolve) =>
-      consumer.commitCb([offset], (err) => {
-        if (!err) {
-          if (metadata === undefined) slot.position = next;
-          return resolve({ ok: true });
-        }
-        // OFFSET_METADATA_TOO_LARGE is Kafka's error 12.
-        const error = Object.assign(new Error(err.message), { code: err.code });
-        resolve({ ok: false, reason: err.code === 12 && metadata !== undefined ? 'metadata-too-large' : 'refused', error });
-      }),
-    );
+    return new Promise((resolve) => {
+      const pending: PendingCommit = {
+        partition,
+        offset: next,
+        answer: (err) => {
+          clearTimeout(timer);
+          const at = pendingCommits.indexOf(pending);
+          if (at < 0) return;
+          pendingCommits.splice(at, 1);
+          if (!err) {
+            if (metadata === undefined) slot.position = next;
+            return resolve({ ok: true });
+          }
+          const error = Object.assign(new Error(redact(err.message)), { code: err.code });
+          resolve({ ok: false, reason: err.code === ERR_METADATA_TOO_LARGE && metadata !== undefined ? 'metadata-too-large' : 'refused', error });
+        },
+      };
+      const timer = setTimeout(() => pending.answer({ code: -185, message: `no answer to the commit in ${COMMIT_ANSWER_WITHIN_MS / 1000} s` }), COMMIT_ANSWER_WITHIN_MS);
+      pendingCommits.push(pending);
+      // Calls back when the commit is queued: only a refusal to queue it (not connected) is an answer.
+      consumer.commitCb([offset], (err) => err && pending.answer(err));
+    });
+  }
+
+  /** librdkafka's answer to a commit: the first pending commit of each partition at that offset takes it. */
+  function answered(err: LibrdKafkaError | null, committed: Array<TopicPartition & { offset?: number }>): void {
+    for (const c of committed) {
+      if (c.topic !== o.topic) continue;
+      pendingCommits.find((p) => p.partition === c.partition && p.offset === c.offset)?.answer(err);
+    }
   }
 
   function seek(partition: number, offset: number): void {
@@ -298,7 +335,11 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
 
   let leaving: Promise<void> | undefined;
   /** Disconnects once, whether a failed start or stop() asks first. */
-  const leave = () => (leaving ??= new Promise<void>((resolve) => consumer.disconnect(() => resolve())));
+  const leave = () =>
+    (leaving ??= new Promise<void>((resolve) => consumer.disconnect(() => resolve())).then(() => {
+      // Commits left behind at a stop deadline: nothing answers them once the member is gone.
+      for (const p of [...pendingCommits]) p.answer({ code: -172, message: 'the member left before the commit was answered' });
+    }));
 
   /** Connects, subscribes and waits for the first assignment (polling on past JOIN_WITHIN_MS). */
   async function join(): Promise<void> {
