@@ -109,6 +109,11 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   let stopping = false;
   let crashed = false;
   let leftBehind = false;
+  /**
+   * The loop polls until stop() ends it, after the batches: librdkafka answers commits (and hands
+   * over revocations) only inside a poll, so a stopping or crashed member's last commits need it.
+   */
+  let polling = true;
   let loop: Promise<void> | undefined;
   const memberId = `${o.clientId}-${process.pid}-${Date.now().toString(36)}`;
   /** Resolves at the first assignment (possibly empty), as kafkajs's run() does at its first join. */
@@ -205,17 +210,19 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     // handlers run: librdkafka serves rebalances and commits' answers inside them.
     consumer.setDefaultConsumeTimeout(POLL_WAIT_MS);
     consumer.setDefaultIsTimeoutOnlyForFirstMessage(true);
-    while (!stopping && !crashed) {
+    while (polling) {
       const fetchedAt = Date.now();
       let messages: Message[];
       try {
         messages = await poll();
       } catch (e) {
-        if (stopping) return;
-        o.logger.warn('poll failed; polling again', { groupId: o.groupId, error: e });
+        if (!polling) return;
+        if (!stopping && !crashed) o.logger.warn('poll failed; polling again', { groupId: o.groupId, error: e });
         await new Promise((r) => setTimeout(r, 500));
         continue;
       }
+      // Stopping or crashed: polls only serve the answers; what they fetch is nobody's now.
+      if (stopping || crashed) continue;
       for (const m of messages) {
         const slot = slots.get(m.partition);
         if (!slot || slot.revoked) continue;
@@ -374,6 +381,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         // Nothing started: stop polling and leave. The binding's disconnect waits for connect()'s
         // metadata wait (CONNECT_WITHIN_MS) to end: the start says why now, and stop() awaits the leaving.
         stopping = true;
+        polling = false;
         await loop;
         void leave();
         throw e;
@@ -389,6 +397,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         leftBehind = true;
         o.logger.warn('a chunk is still running at the stop deadline: leaving the group without it; its records are not committed, and go to the next owner', { groupId: o.groupId, memberId });
       } else await batches();
+      polling = false;
       await loop;
       // A static member leaves without giving up its partitions (KIP-345): they wait for its return.
       await leave();
