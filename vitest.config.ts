@@ -50,6 +50,7 @@ export default defineConfig({
             'tests/integration/{failure,failure-policy,delivery,rebalance,rebalance-paths,retry-state,budget,concurrency,restart,filter,metrics,parallel,starting-position}.test.ts',
             'tests/integration/rdkafka-engine.test.ts',
             'tests/integration/rdkafka-commit.test.ts',
+            'tests/integration/parallel-kill.test.ts',
             'tests/integration/static-membership.test.ts',
             // Authentication and TLS (their own brokers): SASL PLAIN/SCRAM, MSK IAM's OAUTHBEARER over TLS.
             'tests/integration/{sasl,msk-iam}.test.ts',

@@ -28,9 +28,6 @@ describe('engineSettings', () => {
     expect(engineSettings({ engine: 'librdkafka', groupInstanceId: 'pod 1' }, undefined, AT).problems[0]).toMatch(/"pod 1" is not a group.instance.id.*\$\{env:HOSTNAME\}/);
   });
 
-  it('refuses parallelizationFactor on librdkafka until its commit metadata is built there', () => {
-    expect(engineSettings({ engine: 'librdkafka', parallelizationFactor: 4 }, undefined, AT).problems[0]).toMatch(/parallelizationFactor: runs on engine kafkajs only for now/);
-  });
 });
 
 describe('withInstanceId (SLUICE_GROUP_INSTANCE_ID, a deployed poller\'s own id)', () => {

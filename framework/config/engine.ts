@@ -25,7 +25,7 @@ export interface EngineInput {
 export type EngineSettings = Pick<TriggerSpec, 'engine' | 'groupProtocol'> & Partial<Pick<TriggerSpec, 'groupInstanceId'>>;
 
 export function engineSettings(
-  event: EngineInput & { parallelizationFactor?: number },
+  event: EngineInput,
   service: Omit<EngineInput, 'groupInstanceId'> | undefined,
   path: string,
 ): { settings: EngineSettings; problems: string[] } {
@@ -46,9 +46,6 @@ export function engineSettings(
   }
   if (event.groupInstanceId !== undefined && !GROUP_INSTANCE_ID.test(event.groupInstanceId)) {
     problems.push(`${path}.groupInstanceId: "${event.groupInstanceId}" is not a group.instance.id: 1–249 letters, digits, ".", "_" or "-". Derive it per task or pod, e.g. \${env:HOSTNAME}.`);
-  }
-  if (engine === 'librdkafka' && (event.parallelizationFactor ?? 1) > 1) {
-    problems.push(`${path}.parallelizationFactor: runs on engine kafkajs only for now (its commit metadata is not built on librdkafka yet). Set engine: kafkajs on this trigger, or parallelizationFactor: 1.`);
   }
   const settings: EngineSettings = { engine, groupProtocol, ...(event.groupInstanceId !== undefined ? { groupInstanceId: event.groupInstanceId } : {}) };
   return { settings, problems };

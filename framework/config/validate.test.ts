@@ -49,6 +49,7 @@ describe('sluice event schema', () => {
 
   it('bounds parallelizationFactor to 1–10, as AWS, saying what it does', () => {
     expect(problemsOf({ topic: 'orders', parallelizationFactor: 10 })).toEqual([]);
+    expect(problemsOf({ topic: 'orders', parallelizationFactor: 10, engine: 'librdkafka' })).toEqual([]);
     expect(problemsOf({ topic: 'orders', parallelizationFactor: 11 })).toEqual([
       `${AT}.parallelizationFactor: must be at most 10 (got 11). parallelizationFactor is how many invocations of one partition may run at once, 1–10: ` +
         'records with the same key stay in offset order, records without a key in partition order; 1 keeps the whole partition in order.',

@@ -17,15 +17,19 @@ export type CommitReader = () => Promise<Map<number, { offset: number; metadata:
 export type ParallelContext = Omit<RunContext, 'metadataMaxBytes' | 'metadataTooLarge' | 'envelopeBytes'> & {
   readCommitted: CommitReader;
   envelopeBytes(partition: number): number;
+  /** Bytes the client adds to the metadata it sends: librdkafka's binding ends it with C's NUL. */
+  metadataBytesAdded?: number;
 };
 
 export class ParallelPartitions {
   private readonly states = new Map<string, PartitionState>();
   /** The group's commits as one join found them: read once per join, for all its partitions. */
   private readonly reads = new Map<string, ReturnType<CommitReader>>();
-  private metadataMaxBytes = DEFAULT_METADATA_MAX_BYTES;
+  private metadataMaxBytes: number;
 
-  constructor(private readonly c: ParallelContext) {}
+  constructor(private readonly c: ParallelContext) {
+    this.metadataMaxBytes = DEFAULT_METADATA_MAX_BYTES - (c.metadataBytesAdded ?? 0);
+  }
 
   /** Runs the fetched `records` of the batch (`work`: what planWork made of those not filtered out). */
   async process(batch: PartitionBatch, records: readonly KafkaRecord[], work: readonly WorkItem[], batchEnd: number): Promise<void> {

@@ -88,6 +88,7 @@ export function createPoller(o: PollerOptions): Poller {
     ? new ParallelPartitions({
         trigger, events, logger, invoker: chunkInvoker, delivery, policy: processor, heartbeatIntervalMs: tuning.heartbeatIntervalMs, invocationsShown: !!o.invocationsShown, maxPayloadBytes,
         envelopeBytes: (partition) => envelopeBytes(source, trigger.topic, partition),
+        ...(trigger.engine === 'librdkafka' ? { metadataBytesAdded: 1 } : {}),
         readCommitted: async () => {
           admin ??= ClusterAdmin.connect(kafka, o.brokers);
           admin.catch(() => (admin = undefined));

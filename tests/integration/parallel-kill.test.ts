@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeMetadata } from '../../framework/parallel/commit-metadata.ts';
 import { cleanupAfterAll } from '../support/cleanup.ts';
 import { runCli, type CliProcess } from '../support/cli.ts';
-import type { Seen } from '../support/harness.ts';
+import { engineUnderTest, type Seen } from '../support/harness.ts';
 import { brokers, createTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
 import { ascending, killReport, type ProcessRecord } from '../support/kill-oracle.ts';
 import { checkKeyOrder, committedMetadata, intervalsFromOutput } from '../support/parallel-oracle.ts';
@@ -28,7 +28,7 @@ const SLOW_OFFSET = 150;
 
 function startPoller(env: Record<string, string>): CliProcess {
   return runCli('framework/cli/start.ts', ['--config', 'tests/fixtures/serverless-parallel.yml'], {
-    env: { ...process.env, KAFKA_BROKERS: brokers().join(','), SLUICE_LOG_LEVEL: 'info', SLUICE_LOG_FORMAT: 'json', BATCH_SIZE: '5', SLEEP_MS: '100', SLEEP_VARY_MS: '200', SESSION_TIMEOUT_MS: '10000', SLOW_OFFSETS: String(SLOW_OFFSET), SLOW_MS: '3000', ...env },
+    env: { ...process.env, KAFKA_BROKERS: brokers().join(','), SLUICE_LOG_LEVEL: 'info', SLUICE_LOG_FORMAT: 'json', BATCH_SIZE: '5', SLEEP_MS: '100', SLEEP_VARY_MS: '200', SESSION_TIMEOUT_MS: '10000', SLOW_OFFSETS: String(SLOW_OFFSET), SLOW_MS: '3000', ENGINE: engineUnderTest().engine, ...env },
   });
 }
 
@@ -87,7 +87,7 @@ describe('parallelizationFactor 10, poller killed', () => {
     const inRanges = ranges.reduce((n, r) => n + r.until - r.from + 1, 0);
     const inFlightDuplicates = report.duplicates.filter((o) => report.inFlight.records.includes(o)).length;
     console.log(
-      `[parallel kill] ${COUNT} records, ${KEYS} keys; killed after ${killedRecord.completed.length} invocations returned, ${report.inFlight.invocations} in flight (${report.inFlight.records.length} records); ` +
+      `[parallel kill, ${engineUnderTest().engine}] ${COUNT} records, ${KEYS} keys; killed after ${killedRecord.completed.length} invocations returned, ${report.inFlight.invocations} in flight (${report.inFlight.records.length} records); ` +
         `last commit at the kill: offset ${atKill.offset} + ${inRanges} records in ${ranges.length} done ranges (${atKill.metadata?.length ?? 0} characters of metadata), ${report.doneAtKill} done in all; ` +
         `the next process invoked ${nextRecord.seen.length} times, ${report.duplicates.length} duplicates = ${inFlightDuplicates} in flight + ${report.duplicates.length - inFlightDuplicates} returned but not committed; ` +
         `lost ${report.lost.length}, done but invoked again ${report.doneInvokedAgain.length}, owed but not invoked ${report.owedNotInvoked.length}, done but not returned ${report.doneNotFinished.length}; ` +
