@@ -17,10 +17,9 @@
  * poller committed in it (a retry, the poll budget, a rebalance leave the rest), as kafkajs does
  * from its resolved offset.
  *
- * A commit resolves on the broker's answer, not when librdkafka queued it: the binding's
- * commitCb is librdkafka's commitAsync and calls back on the enqueue, and the answer (with a
- * refusal: metadata too long, a fenced member) reaches only offset_commit_cb. So a batch's
- * commit, and with it a held revocation, waits for what the coordinator said.
+ * A commit resolves on the coordinator's answer, not when librdkafka queued it (commits.ts), so a
+ * batch's commit, and with it a held revocation, waits for what the coordinator said; the loop
+ * polls on while a stopping member's batches finish, since the answers come inside polls.
  */
 import type { KafkaConsumer, LibrdKafkaError, Message, TopicPartition } from '@confluentinc/kafka-javascript';
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
@@ -31,6 +30,7 @@ import { readHeaderPairs, withoutHeaders } from '../records.ts';
 import type { KafkaSecurity } from '../security.ts';
 import { settledBy } from '../settled-by.ts';
 import { loadRdkafka, type RdkafkaModule } from './client.ts';
+import { Commits, ERR_METADATA_TOO_LARGE } from './commits.ts';
 import { rdkafkaConnection } from './connection.ts';
 
 /** Methods the binding has and its typings leave out. */
@@ -56,10 +56,6 @@ const POLL_WAIT_MS = 100;
 const PREFETCH_BYTES = 10 * 1024 * 1024;
 /** Each partition may fetch at least this far ahead, however many the member owns. */
 const PREFETCH_MIN_BYTES = 64 * 1024;
-/** A commit librdkafka has not answered by then counts as refused (it retries what it can meanwhile, and waits for a coordinator). */
-const COMMIT_ANSWER_WITHIN_MS = 60_000;
-/** librdkafka's error codes: OFFSET_METADATA_TOO_LARGE is Kafka's 12. */
-const ERR_METADATA_TOO_LARGE = 12;
 
 export interface RdkafkaMemberOptions extends Omit<GroupMemberOptions, 'kafka' | 'replaces'> {
   brokers: string[];
@@ -92,13 +88,6 @@ interface Slot {
   seekAt?: number;
 }
 
-/** A commit sent and not yet answered. */
-interface PendingCommit {
-  partition: number;
-  offset: number;
-  answer(err: { code: number; message: string } | null): void;
-}
-
 let epochs = 0;
 
 export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
@@ -121,7 +110,6 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   const firstJoin = new Promise<void>((resolve) => (joined = resolve));
   const connection = rdkafkaConnection(o);
   const { redact } = connection;
-  const pendingCommits: PendingCommit[] = [];
 
   const consumer = newConsumer(KafkaConsumer, {
       ...connection.config,
@@ -142,11 +130,12 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       // The default (1 s) stalls the fetcher between fetches of a busy partition.
       'fetch.queue.backoff.ms': 10,
       rebalance_cb: (err: LibrdKafkaError, assignment: TopicPartition[]) => void rebalance(err, assignment),
-      offset_commit_cb: (err: LibrdKafkaError | undefined, committed: Array<TopicPartition & { offset?: number }>) => answered(err ?? null, committed),
+      offset_commit_cb: (err: LibrdKafkaError | undefined, committed: Array<TopicPartition & { offset?: number }>) => commits.answered(err, committed),
     },
     { 'auto.offset.reset': o.fromBeginning ? 'earliest' : 'latest' },
     (message) => `${o.askedBy}: librdkafka refused the connection's configuration: ${redact(message)}`,
   );
+  const commits = new Commits(consumer, o.topic, (message, fields) => o.logger.debug(message, { groupId: o.groupId, ...fields }));
   /** Set while start() runs: a refusal of the brokers ends it (librdkafka would retry for ever). */
   let refused: ((error: Error) => void) | undefined;
   connection.watch(consumer, () => refused);
@@ -299,39 +288,16 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     consumer.resume([tp(partition)]);
   }
 
-  function commit(partition: number, slot: Slot, next: number, metadata: string | null | undefined): Promise<CommitResult> {
-    if (leftBehind || slots.get(partition) !== slot) return Promise.resolve({ ok: false, reason: 'not-owned' });
-    const offset = { topic: o.topic, partition, offset: next, ...(metadata !== undefined ? { metadata } : {}) };
-    return new Promise((resolve) => {
-      const pending: PendingCommit = {
-        partition,
-        offset: next,
-        answer: (err) => {
-          clearTimeout(timer);
-          const at = pendingCommits.indexOf(pending);
-          if (at < 0) return;
-          pendingCommits.splice(at, 1);
-          if (!err) {
-            if (metadata === undefined) slot.position = next;
-            return resolve({ ok: true });
-          }
-          const error = Object.assign(new Error(redact(err.message)), { code: err.code });
-          resolve({ ok: false, reason: err.code === ERR_METADATA_TOO_LARGE && metadata !== undefined ? 'metadata-too-large' : 'refused', error });
-        },
-      };
-      const timer = setTimeout(() => pending.answer({ code: -185, message: `no answer to the commit in ${COMMIT_ANSWER_WITHIN_MS / 1000} s` }), COMMIT_ANSWER_WITHIN_MS);
-      pendingCommits.push(pending);
-      // Calls back when the commit is queued: only a refusal to queue it (not connected) is an answer.
-      consumer.commitCb([offset], (err) => err && pending.answer(err));
-    });
-  }
-
-  /** librdkafka's answer to a commit: the first pending commit of each partition at that offset takes it. */
-  function answered(err: LibrdKafkaError | null, committed: Array<TopicPartition & { offset?: number }>): void {
-    for (const c of committed) {
-      if (c.topic !== o.topic) continue;
-      pendingCommits.find((p) => p.partition === c.partition && p.offset === c.offset)?.answer(err);
+  async function commit(partition: number, slot: Slot, next: number, metadata: string | null | undefined): Promise<CommitResult> {
+    const owned = () => !leftBehind && slots.get(partition) === slot;
+    if (!owned()) return { ok: false, reason: 'not-owned' };
+    const err = await commits.commit(partition, next, metadata, owned);
+    if (!err) {
+      if (metadata === undefined) slot.position = next;
+      return { ok: true };
     }
+    const error = Object.assign(new Error(redact(err.message)), { code: err.code });
+    return { ok: false, reason: err.code === ERR_METADATA_TOO_LARGE && metadata !== undefined ? 'metadata-too-large' : 'refused', error };
   }
 
   function seek(partition: number, offset: number): void {
@@ -345,7 +311,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   const leave = () =>
     (leaving ??= new Promise<void>((resolve) => consumer.disconnect(() => resolve())).then(() => {
       // Commits left behind at a stop deadline: nothing answers them once the member is gone.
-      for (const p of [...pendingCommits]) p.answer({ code: -172, message: 'the member left before the commit was answered' });
+      commits.abandon();
     }));
 
   /** Connects, subscribes and waits for the first assignment (polling on past JOIN_WITHIN_MS). */
