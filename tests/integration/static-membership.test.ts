@@ -113,4 +113,26 @@ describe('static membership (librdkafka, KIP-848)', () => {
       await load;
     }
   });
+
+  it('a second member with an instance id another member holds fails its start, saying whose id and what to do; the holder runs on', async () => {
+    const own = uniqueName('static-dup');
+    const dupTopic = uniqueName('static-dup-t');
+    await createTopic(dupTopic, 2);
+    try {
+      const holder = await startRecorder({ topic: dupTopic, consumerGroupId: own, engine: 'librdkafka', groupProtocol: 'consumer', groupInstanceId: 'poller-0' });
+      harnesses.push(holder);
+      const startedAt = Date.now();
+      const second = await startRecorder({ topic: dupTopic, consumerGroupId: own, engine: 'librdkafka', groupProtocol: 'consumer', groupInstanceId: 'poller-0' }).then(
+        (h) => (harnesses.push(h), undefined),
+        (e: Error) => e,
+      );
+      console.log(`[static duplicate id] start failed after ${Date.now() - startedAt} ms: ${second?.message}`);
+      expect(second?.message).toMatch(/refused groupInstanceId "poller-0": another member still holds it \(Broker: The instance ID is still used by another member in the consumer group\)/);
+      expect(second?.message).toMatch(/Give each poller its own groupInstanceId/);
+      await produce(dupTopic, [{ value: 'after', partition: 0 }, { value: 'after', partition: 1 }]);
+      await waitFor('the holder consumed both', async () => (await offsets(own, dupTopic)).every((p) => p.committed === 1), 60_000);
+    } finally {
+      await deleteTopic(dupTopic);
+    }
+  });
 });

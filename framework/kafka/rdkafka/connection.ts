@@ -8,6 +8,7 @@ import type { EventEmitter } from 'node:events';
 import { ConfigError } from '../../errors.ts';
 import type { Logger } from '../../observe/logger.ts';
 import { describeSecurity, redactor, secretValues, type KafkaSecurity } from '../security.ts';
+import { fatalIn } from './fatal.ts';
 import { refusalIn, refusedAtStart, type RdkafkaLogLine } from './refusal.ts';
 import { rdkafkaSecurityConfig } from './security.ts';
 
@@ -33,6 +34,8 @@ export interface Connection {
    * a token the source could not give) is handed to it as the start's error.
    */
   watch(client: EventEmitter, starting: () => ((error: Error) => void) | undefined): void;
+  /** What librdkafka's last fatal error said (fatal.ts): its polls answer only `Local: Fatal error`. */
+  fatal(): string | undefined;
 }
 
 export function rdkafkaConnection(o: ConnectionOptions): Connection {
@@ -42,14 +45,17 @@ export function rdkafkaConnection(o: ConnectionOptions): Connection {
   // Tokens are read when a line comes: the source hands out new ones as they expire.
   const redact = tokens ? <T>(value: T): T => redactor(tokens.issued())(redactSecrets(value)) : redactSecrets;
   const log = o.logger.child('librdkafka');
+  let fatal: string | undefined;
   if (security.sasl || security.iam || security.ssl) log.debug('connecting with', { brokers: o.brokers, security: describeSecurity(security) });
   return {
     config: { ...rdkafkaSecurityConfig(security), ...(log.level === 'debug' ? { debug: DEBUG_CONTEXTS } : {}) },
     redact,
+    fatal: () => fatal,
     watch(client, starting) {
       client.on('event.log', (line: RdkafkaLogLine) => {
         const said = redact(line.message);
         log.debug(said, { groupId: o.groupId, severity: line.severity, fac: line.fac });
+        fatal = fatalIn({ ...line, message: said }) ?? fatal;
         const refused = starting();
         const refusal = refused && refusalIn({ ...line, message: said });
         if (refusal) refused!(refusedAtStart(o.askedBy, o.brokers, security, refusal));

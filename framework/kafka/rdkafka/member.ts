@@ -32,6 +32,7 @@ import { settledBy } from '../settled-by.ts';
 import { loadRdkafka, type RdkafkaModule } from './client.ts';
 import { Commits, ERR_METADATA_TOO_LARGE } from './commits.ts';
 import { rdkafkaConnection } from './connection.ts';
+import { ERR_FATAL, fatalError } from './fatal.ts';
 
 /** Methods the binding has and its typings leave out. */
 type Consumer = KafkaConsumer & {
@@ -50,6 +51,8 @@ const POLL_MAX = 1_000;
 const JOIN_WITHIN_MS = 60_000;
 /** How long connect() waits for the cluster's metadata; a failed start's disconnect waits for it too. */
 const CONNECT_WITHIN_MS = 30_000;
+/** How long a fatal poll waits for librdkafka's log line that says why. */
+const FATAL_LINE_WITHIN_MS = 1_000;
 /** How long a poll waits for a first record. */
 const POLL_WAIT_MS = 100;
 /** Records fetched ahead of the running batches, all partitions together: kafkajs's one fetch (FETCH_MAX_BYTES). */
@@ -143,6 +146,9 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   const crash = (error: Error) => {
     if (crashed) return;
     crashed = true;
+    joined(); // nothing waits for a first assignment now
+    // While starting, the start fails with it (the supervisor retries a restart's, and a first start's is the service's).
+    if (refused) return refused(error);
     o.events.emit('group.crash', { groupId: o.groupId, error });
     o.onCrash(error);
   };
@@ -206,7 +212,11 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         messages = await poll();
       } catch (e) {
         if (!polling) return;
-        if (!stopping && !crashed) o.logger.warn('poll failed; polling again', { groupId: o.groupId, error: e });
+        if ((e as LibrdKafkaError).code === ERR_FATAL && !crashed) {
+          // The poll says only "Fatal error"; librdkafka's log line with the why can come just after it.
+          for (let waited = 0; connection.fatal() === undefined && waited < FATAL_LINE_WITHIN_MS; waited += 50) await new Promise((r) => setTimeout(r, 50));
+          crash(fatalError({ askedBy: o.askedBy, groupId: o.groupId, ...(o.groupInstanceId ? { groupInstanceId: o.groupInstanceId } : {}) }, connection.fatal()));
+        } else if (!stopping && !crashed) o.logger.warn('poll failed; polling again', { groupId: o.groupId, error: e });
         await new Promise((r) => setTimeout(r, 500));
         continue;
       }
@@ -327,7 +337,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     });
     consumer.subscribe([o.topic]);
     loop = pollLoop().catch((e: unknown) => crash(e as Error));
-    if (!(await settledBy(firstJoin, Date.now() + JOIN_WITHIN_MS))) o.logger.warn(`no assignment from the group within ${JOIN_WITHIN_MS / 1000} s; polling on`, { groupId: o.groupId });
+    if (!(await settledBy(firstJoin, Date.now() + JOIN_WITHIN_MS)) && !stopping) o.logger.warn(`no assignment from the group within ${JOIN_WITHIN_MS / 1000} s; polling on`, { groupId: o.groupId });
   }
 
   function highWatermark(partition: number, fallback: number): number {
@@ -348,6 +358,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         // metadata wait (CONNECT_WITHIN_MS) to end: the start says why now, and stop() awaits the leaving.
         stopping = true;
         polling = false;
+        joined();
         await loop;
         void leave();
         throw e;
