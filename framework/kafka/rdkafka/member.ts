@@ -72,8 +72,11 @@ export interface RdkafkaMemberOptions extends Omit<GroupMemberOptions, 'kafka' |
 }
 
 interface Slot {
+  partition: number;
   /** Counts this partition's assignments to the member: a batch of an older one owns nothing. */
   epoch: number;
+  /** The previous assignment's batch, still running: this one starts nothing before it ends. */
+  after?: Promise<void>;
   revoked: boolean;
   /** Records fetched and not yet in a batch, in offset order, and their size. */
   buffer: Message[];
@@ -161,7 +164,23 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     const started = Date.now();
     try {
       if (err.code === ERR_ASSIGN) {
-        for (const p of parts) slots.set(p.partition, { epoch: ++epochs, revoked: false, buffer: [], bufferedBytes: 0, paused: false, position: -1 });
+        for (const p of parts) {
+          const slot: Slot = { partition: p.partition, epoch: ++epochs, revoked: false, buffer: [], bufferedBytes: 0, paused: false, position: -1 };
+          // Assigned again while a batch of its previous assignment still runs here: that batch owns
+          // nothing now (its commits are refused as not owned), and the new one starts after it, so
+          // the member never runs a partition's records twice at once.
+          const before = slots.get(p.partition);
+          if (before?.running) {
+            before.revoked = true;
+            slot.after = before.running;
+            o.logger.warn('partition assigned again while a batch of its previous assignment runs: it starts after that batch', { groupId: o.groupId, partition: p.partition });
+            void before.running.finally(() => {
+              slot.after = undefined;
+              dispatch(Date.now());
+            });
+          }
+          slots.set(p.partition, slot);
+        }
         o.logger.debug('librdkafka assigned partitions', { groupId: o.groupId, partitions: parts.map((p) => p.partition) });
         consumer.incrementalAssign(parts);
         // librdkafka keeps a partition's pause across its revocation: one revoked while its batch
@@ -178,9 +197,10 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         // nothing meanwhile, for any partition: the stall is the longest such batch); then the
         // revocation is acknowledged.
         await Promise.allSettled(gone.map((s) => s.running));
-        for (const p of parts) {
-          clearTimeout(slots.get(p.partition)?.retry);
-          slots.delete(p.partition);
+        for (const s of gone) {
+          clearTimeout(s.retry);
+          // Only the slot this revocation took: the partition may have been assigned again since.
+          if (slots.get(s.partition) === s) slots.delete(s.partition);
         }
         // Closing (rebalanceProtocol NONE) revokes everything with the eager call.
         if (consumer.rebalanceProtocol() === 'COOPERATIVE') consumer.incrementalUnassign(parts);
@@ -240,7 +260,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   function dispatch(fetchedAt: number): void {
     for (const [partition, slot] of slots) {
       if (running >= o.concurrency) return;
-      if (slot.running || slot.revoked || slot.retry || slot.buffer.length === 0 || stopping || crashed) continue;
+      if (slot.running || slot.after || slot.revoked || slot.retry || slot.buffer.length === 0 || stopping || crashed) continue;
       const messages = slot.buffer.splice(0);
       slot.bufferedBytes = 0;
       resume(partition, slot);
