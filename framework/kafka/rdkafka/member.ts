@@ -75,8 +75,8 @@ interface Slot {
   partition: number;
   /** Counts this partition's assignments to the member: a batch of an older one owns nothing. */
   epoch: number;
-  /** The previous assignment's batch, still running: this one starts nothing before it ends. */
-  after?: Promise<void>;
+  /** The previous assignment's batch still runs: this one starts nothing before it ends. */
+  afterPrevious?: boolean;
   revoked: boolean;
   /** Records fetched and not yet in a batch, in offset order, and their size. */
   buffer: Message[];
@@ -172,10 +172,10 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
           const before = slots.get(p.partition);
           if (before?.running) {
             before.revoked = true;
-            slot.after = before.running;
+            slot.afterPrevious = true;
             o.logger.warn('partition assigned again while a batch of its previous assignment runs: it starts after that batch', { groupId: o.groupId, partition: p.partition });
             void before.running.finally(() => {
-              slot.after = undefined;
+              slot.afterPrevious = false;
               dispatch(Date.now());
             });
           }
@@ -260,7 +260,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   function dispatch(fetchedAt: number): void {
     for (const [partition, slot] of slots) {
       if (running >= o.concurrency) return;
-      if (slot.running || slot.after || slot.revoked || slot.retry || slot.buffer.length === 0 || stopping || crashed) continue;
+      if (slot.running || slot.afterPrevious || slot.revoked || slot.retry || slot.buffer.length === 0 || stopping || crashed) continue;
       const messages = slot.buffer.splice(0);
       slot.bufferedBytes = 0;
       resume(partition, slot);
