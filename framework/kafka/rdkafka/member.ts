@@ -32,6 +32,7 @@ import { settledBy } from '../settled-by.ts';
 import { loadRdkafka, type RdkafkaModule } from './client.ts';
 import { Commits, ERR_METADATA_TOO_LARGE } from './commits.ts';
 import { rdkafkaConnection } from './connection.ts';
+import { headerPairsOf } from './headers.ts';
 import { ERR_FATAL, fatalError } from './fatal.ts';
 
 /** Methods the binding has and its typings leave out. */
@@ -410,7 +411,7 @@ function toRecord(topic: string, partition: number, m: Message): KafkaRecord {
     key: m.key === undefined || m.key === null ? null : Buffer.isBuffer(m.key) ? m.key : Buffer.from(String(m.key)), value: m.value ?? null, headers: [],
   };
   try {
-    base.headers = readHeaderPairs((m.headers ?? []).flatMap((h) => Object.entries(h)), INPUT_BOUNDS);
+    base.headers = readHeaderPairs(headerPairsOf(m.headers), INPUT_BOUNDS);
     return base;
   } catch (e) {
     return withoutHeaders(base, e);
