@@ -21,7 +21,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/regressions/*.test.ts', 'tests/e2e/**/*.test.ts', 'tests/docs/*.test.ts'],
-          exclude: ['tests/integration/rdkafka-engine.test.ts', 'tests/integration/rdkafka-commit.test.ts', 'tests/integration/static-membership.test.ts'],
+          exclude: ['tests/integration/rdkafka-engine.test.ts', 'tests/integration/rdkafka-commit.test.ts', 'tests/integration/rdkafka-producer.test.ts', 'tests/integration/static-membership.test.ts'],
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
@@ -48,10 +48,10 @@ export default defineConfig({
           name: 'engines',
           include: [
             'tests/integration/{failure,failure-policy,delivery,rebalance,rebalance-paths,retry-state,budget,concurrency,restart,filter,metrics,parallel,starting-position}.test.ts',
-            // Health and progress, destinations (their producer is kafkajs's on both engines; what the member does around them is not), stops, lag.
+            // Health and progress, destinations (on librdkafka, written by its idempotent producer), stops, lag.
             'tests/integration/{progress-health,destination-outage,kafka-destination-limits,process-stops,lag}.test.ts',
             'tests/integration/rdkafka-engine.test.ts',
-            'tests/integration/rdkafka-commit.test.ts',
+            'tests/integration/{rdkafka-commit,rdkafka-producer}.test.ts',
             'tests/integration/parallel-kill.test.ts',
             'tests/integration/static-membership.test.ts',
             // Authentication and TLS (their own brokers): SASL PLAIN/SCRAM, MSK IAM's OAUTHBEARER over TLS.
@@ -69,6 +69,8 @@ export default defineConfig({
         test: {
           name: 'faults',
           include: ['tests/faults/*.test.ts'],
+          // librdkafka's producer: in faults-engines, beside the other scenarios on that engine.
+          exclude: ['tests/faults/rdkafka-producer.test.ts'],
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/faults/support/cluster-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 180_000,
@@ -77,8 +79,8 @@ export default defineConfig({
       },
       {
         // The fault tier again on the librdkafka engine (KIP-848): `npm run test:faults:engines`.
-        // kafkajs-1303-producer.test.ts is not among them: it tests the destination's producer,
-        // which is the same on both engines.
+        // kafkajs-1303-producer.test.ts is not among them: it tests kafkajs's producer (the
+        // destination's on kafkajs); rdkafka-producer.test.ts puts librdkafka's through the same fault.
         test: {
           name: 'faults-engines',
           include: ['tests/faults/*.test.ts'],

@@ -17,16 +17,55 @@ import { destinationHeaders, type FailedRecord } from '../failure/failed-record.
 import type { Logger } from '../observe/logger.ts';
 import { ClusterAdmin } from './admin.ts';
 import { createKafkaClient } from './client.ts';
-import { RecordProducer, type OutgoingRecord } from './producer.ts';
+import { RecordProducer, type OutgoingRecord, type RecordSink } from './producer.ts';
+import { RdkafkaProducer } from './rdkafka/producer.ts';
 import type { KafkaSecurity } from './security.ts';
+
+const CLIENT_ID = 'sluice-destination';
+/** librdkafka's delivery timeout when the caller gives no send bound (Delivery's own default), and its floor. */
+const DEFAULT_SEND_WITHIN_MS = 30_000;
+const MIN_DELIVERY_TIMEOUT_MS = 1_000;
 
 type Outgoing = OutgoingRecord & SizedRecord & { source: FailedRecord };
 
-export function createKafkaDestination(uri: string, topic: string, brokers: string[], logger: Logger, security: KafkaSecurity = {}): DestinationSender {
-  const kafka = () => createKafkaClient({ brokers, logger, clientId: 'sluice-destination', retries: 2, ...security });
-  let producer: Promise<RecordProducer> | undefined;
+export interface KafkaDestinationOptions {
+  brokers: string[];
+  logger: Logger;
+  security?: KafkaSecurity;
+  /** The trigger's engine writes its failed records too: librdkafka's idempotent producer, or kafkajs's. */
+  engine?: 'kafkajs' | 'librdkafka';
+  /** The trigger's path, named when the librdkafka binding is missing. */
+  askedBy?: string;
+  /** The poller's bound on one send: librdkafka settles each record within it. */
+  sendWithinMs?: number;
+}
+
+/** A producer and the limit it was built for (librdkafka's batch.size is fixed at its creation). */
+interface Sink {
+  producer: Promise<RecordSink>;
+  maxMessageBytes: number;
+}
+
+export function createKafkaDestination(uri: string, topic: string, o: KafkaDestinationOptions): DestinationSender {
+  const { brokers, logger, security = {} } = o;
+  const kafka = () => createKafkaClient({ brokers, logger, clientId: CLIENT_ID, retries: 2, ...security });
+  let sink: Sink | undefined;
   let limit: Promise<number> | undefined;
-  const connect = () => (producer ??= RecordProducer.connect(kafka()));
+  const connect = (maxMessageBytes: number): Sink => {
+    if (sink && (o.engine !== 'librdkafka' || sink.maxMessageBytes === maxMessageBytes)) return sink;
+    // The limit changed: a new librdkafka producer builds batches by it; the old one ends its sends first.
+    if (sink) void sink.producer.then((p) => p.disconnect()).catch(() => undefined);
+    const producer: Promise<RecordSink> =
+      o.engine === 'librdkafka'
+        ? RdkafkaProducer.connect({
+            askedBy: o.askedBy ?? uri, brokers, security, logger, clientId: CLIENT_ID, maxMessageBytes,
+            deliveryTimeoutMs: Math.max(MIN_DELIVERY_TIMEOUT_MS, Math.floor((o.sendWithinMs ?? DEFAULT_SEND_WITHIN_MS) * 0.8)),
+          })
+        : RecordProducer.connect(kafka());
+    logger.debug('connecting the destination producer', { topic, engine: o.engine ?? 'kafkajs', maxMessageBytes });
+    return (sink = { producer, maxMessageBytes });
+  };
+  // The limit is read with kafkajs's admin on either engine: the librdkafka binding has no DescribeConfigs.
   const maxMessageBytes = () =>
     (limit ??= (async () => {
       const admin = await ClusterAdmin.connect(kafka(), brokers);
@@ -42,22 +81,23 @@ export function createKafkaDestination(uri: string, topic: string, brokers: stri
     /**
      * `signal` (Delivery's deadline) stops the send: nothing more is started after it, writes
      * queued behind an earlier one are dropped, and the send rejects at once (nothing counts as
-     * written unless confirmed). A failed connect is tried again next time; a producer that
-     * connected is kept when only the limit could not be read (a topic gone, DescribeConfigs
-     * denied): one client per destination, never one more per retry.
+     * written unless confirmed). A failed connect or limit read is tried again next time; one
+     * producer per destination (per limit on librdkafka), never one more per retry.
      */
     async send(records: FailedRecord[], signal?: AbortSignal) {
       signal?.throwIfAborted();
-      const pending = [connect(), maxMessageBytes()] as const;
-      const [connected, read] = await Promise.allSettled(pending);
-      // Only what failed is forgotten, and only if no other send replaced it meanwhile.
-      if (connected.status === 'rejected' && producer === pending[0]) producer = undefined;
-      if (read.status === 'rejected' && limit === pending[1]) limit = undefined;
-      if (connected.status === 'rejected') throw connected.reason;
-      if (read.status === 'rejected') throw read.reason;
+      const reading = maxMessageBytes();
+      const max = await reading.catch((e: unknown) => {
+        // Only what failed is forgotten, and only if no other send replaced it meanwhile.
+        if (limit === reading) limit = undefined;
+        throw e;
+      });
+      const current = connect(max);
+      const p = await current.producer.catch((e: unknown) => {
+        if (sink === current) sink = undefined;
+        throw e;
+      });
       signal?.throwIfAborted();
-      const p = connected.value;
-      const max = read.value;
       const outgoing = records.map((f): Outgoing => ({
         source: f,
         key: f.record.key,
@@ -85,8 +125,8 @@ export function createKafkaDestination(uri: string, topic: string, brokers: stri
       }
     },
     async close() {
-      const p = producer;
-      producer = undefined;
+      const p = sink?.producer;
+      sink = undefined;
       if (p) await (await p.catch(() => undefined))?.disconnect();
     },
   };

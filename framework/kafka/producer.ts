@@ -28,6 +28,13 @@ export interface OutgoingRecord {
   timestamp?: number;
 }
 
+/** What writes records to a topic: this kafkajs producer, or librdkafka's (rdkafka/producer.ts) on that engine. */
+export interface RecordSink {
+  /** Resolves once every record is confirmed written; `signal` gives up on it (what is already on the wire may still land). */
+  send(topic: string, records: OutgoingRecord[], signal?: AbortSignal): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
 /** How long a topic's partition list is reused before it is read again (also after any failure). */
 const METADATA_TTL_MS = 30_000;
 
@@ -38,7 +45,7 @@ interface Generation {
   retired: boolean;
 }
 
-export class RecordProducer {
+export class RecordProducer implements RecordSink {
   private current: Generation;
   private readonly partitioner = Partitioners.DefaultPartitioner();
   private readonly metadata = new Map<string, { at: number; partitions: PartitionMetadata[] }>();

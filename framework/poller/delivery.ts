@@ -20,6 +20,11 @@ import { withHeartbeats } from './keep-alive.ts';
  */
 export const DESTINATION_SEND_TIMEOUT_MS = 30_000;
 
+/** A trigger's bound on one send to its destination. */
+export function destinationSendWithinMs(maxPollIntervalMs: number): number {
+  return Math.min(DESTINATION_SEND_TIMEOUT_MS, Math.floor(maxTimeoutFor(maxPollIntervalMs) / 2));
+}
+
 export class Delivery {
   /** This trigger's bound on one send (it must fit the poll budget like a chunk). */
   readonly sendTimeoutMs: number;
@@ -32,7 +37,7 @@ export class Delivery {
     private readonly heartbeatIntervalMs: number,
     maxPollIntervalMs: number,
   ) {
-    this.sendTimeoutMs = Math.min(DESTINATION_SEND_TIMEOUT_MS, Math.floor(maxTimeoutFor(maxPollIntervalMs) / 2));
+    this.sendTimeoutMs = destinationSendWithinMs(maxPollIntervalMs);
   }
 
   /** Commits `offset` (the next record to read); false if the commit was not made. */

@@ -25,7 +25,7 @@ import { ClusterAdmin } from '../kafka/admin.ts';
 import { ParallelPartitions } from '../parallel/parallel-partitions.ts';
 import { BatchProcessor } from './batch-processor.ts';
 import { ChunkInvoker } from './chunk-invoker.ts';
-import { Delivery } from './delivery.ts';
+import { Delivery, destinationSendWithinMs } from './delivery.ts';
 import { withHeartbeats } from './keep-alive.ts';
 import { settledBy } from '../kafka/settled-by.ts';
 import { Supervisor } from './supervisor.ts';
@@ -68,7 +68,11 @@ export function createPoller(o: PollerOptions): Poller {
   const logger = o.logger.child(trigger.functionName, { group: trigger.consumerGroupId, topic: trigger.topic });
   const source = { bootstrapServers: o.brokers.join(','), ...(trigger.eventSourceArn ? { eventSourceArn: trigger.eventSourceArn } : {}) };
   const matches = compileFilters(trigger.filterPatterns);
-  const destination: DestinationSender | undefined = trigger.failure.onFailure && createDestination(trigger.failure.onFailure, o.brokers, logger, o.security);
+  const destination: DestinationSender | undefined =
+    trigger.failure.onFailure &&
+    createDestination(trigger.failure.onFailure, {
+      brokers: o.brokers, logger, ...(o.security ? { security: o.security } : {}), engine: trigger.engine, askedBy: trigger.path, sendWithinMs: destinationSendWithinMs(tuning.maxPollIntervalMs),
+    });
   const chunkInvoker = new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, source);
   const delivery = new Delivery(trigger, destination, events, logger, tuning.heartbeatIntervalMs, tuning.maxPollIntervalMs);
   const processor = new BatchProcessor({

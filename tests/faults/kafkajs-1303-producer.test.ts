@@ -11,33 +11,9 @@ import { createKafkaClient } from '../../framework/kafka/client.ts';
 import { RecordProducer } from '../../framework/kafka/producer.ts';
 import { sendRecords } from '../../framework/cli/send-records.ts';
 import { leaderOf } from '../../infra/kafka/topology.ts';
-import { createTopic, deleteTopic, offsets, readTopic, testLogger, uniqueName } from '../support/kafka.ts';
+import { createTopic, deleteTopic, testLogger, uniqueName } from '../support/kafka.ts';
 import { faultCluster } from './support/cluster.ts';
-
-type Sender = (values: string[]) => Promise<void>;
-
-/** Sends rounds of `size` distinct values until `done`; returns the values of rounds that resolved. */
-async function sendRounds(send: Sender, prefix: string, size: number, done: () => boolean): Promise<{ confirmed: string[]; failedRounds: number }> {
-  const confirmed: string[] = [];
-  let failedRounds = 0;
-  for (let round = 0; !done(); round++) {
-    const values = Array.from({ length: size }, (_, i) => `${prefix}-${round}-${i}`);
-    try {
-      await send(values);
-      confirmed.push(...values);
-    } catch {
-      failedRounds++; // the caller would send it again; what it wrote is not counted as confirmed
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { confirmed, failedRounds };
-}
-
-async function missingFrom(topic: string, confirmed: string[]): Promise<string[]> {
-  const end = (await offsets(uniqueName('nobody'), topic)).reduce((n, p) => n + p.logEnd, 0);
-  const inLog = new Set((await readTopic(topic, end, 60_000)).map((r) => r.value!.toString()));
-  return confirmed.filter((v) => !inLog.has(v));
-}
+import { missingFrom, sendRounds } from './support/send-rounds.ts';
 
 describe('kafkajs#1303: no record confirmed that is not in the log', () => {
   it('Sluice producer and bare kafkajs, sends spanning all three leaders, a leader killed -9 twice', async () => {
