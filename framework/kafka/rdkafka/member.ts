@@ -196,8 +196,9 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         o.events.emit('group.rebalance_detected', { groupId: o.groupId, memberId, where: 'librdkafka', reason: `partitions ${parts.map((p) => p.partition).join(',')} revoked`, partitions: parts.map((p) => p.partition) });
         // In-flight batches of the revoked partitions finish and commit first (librdkafka fetches
         // nothing meanwhile, for any partition: the stall is the longest such batch); then the
-        // revocation is acknowledged.
-        await Promise.allSettled(gone.map((s) => s.running));
+        // revocation is acknowledged. Not past a stop's deadline: the close that revokes here would
+        // wait for the batches the stop left behind, until the process is killed without leaving.
+        if (!leftBehind) await Promise.allSettled(gone.map((s) => s.running));
         for (const s of gone) {
           clearTimeout(s.retry);
           // Only the slot this revocation took: the partition may have been assigned again since.
