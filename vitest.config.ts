@@ -57,6 +57,11 @@ export default defineConfig({
             // Authentication and TLS (their own brokers): SASL PLAIN/SCRAM, MSK IAM's OAUTHBEARER over TLS.
             'tests/integration/{sasl,msk-iam}.test.ts',
             'tests/regressions/partition-back-after-revoke-fetches.test.ts',
+            // The regressions of the member's and the destination's side. heartbeat-session-gone-next-chunk-starts
+            // is not among them: its proxy fails classic Heartbeats by member id, and a KIP-848 member sends none.
+            'tests/regressions/{commit-refused-by-acl-keeps-invoking,sigterm-long-chunk-killed-without-commit,stop-waits-for-another-members-chunk}.test.ts',
+            'tests/regressions/{destination-send-outlives-its-deadline,destination-copy-keeps-source-timestamp,header-named-constructor-crash-looped-the-trigger}.test.ts',
+            'tests/regressions/{out-of-range-offset-jumps-to-log-end,latest-skips-records-after-restart,state-outlives-recreated-topic}.test.ts',
           ],
           env: { SLUICE_TEST_ENGINE: 'librdkafka' },
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/engine-binding.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],

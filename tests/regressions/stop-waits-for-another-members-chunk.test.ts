@@ -16,7 +16,7 @@
  * after it: 2.0 s (the rest of B's own chunk), no join.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { startRecorder, type Harness, type RecorderOptions } from '../support/harness.ts';
+import { engineUnderTest, startRecorder, type Harness, type RecorderOptions } from '../support/harness.ts';
 import { createTopic, deleteTopic, produce, uniqueName, waitFor } from '../support/kafka.ts';
 
 const A_CHUNK_MS = 40_000;
@@ -58,7 +58,11 @@ describe('a member stopped while its group rebalances', () => {
     console.log(`[stop-rebalance] B's stop took ${stopMs} ms (B's chunk ${B_CHUNK_MS} ms, began ${stopAt - chunkStarted} ms before the stop; A's chunk ${A_CHUNK_MS} ms); B joined ${b.joins.length - joinsBefore} more time(s) while stopping`);
 
     expect(b.completed(), "B's own chunk finished").toHaveLength(1);
-    expect(b.joins.length - joinsBefore, 'B rejoined the group while stopping').toBe(0);
+    // On KIP-848 (the librdkafka engine) a member never rejoins: each change of its assignment is
+    // announced as a join, the close's revocation to nothing too; one that brings partitions is what a rejoin would be.
+    const whileStopping = b.joins.slice(joinsBefore);
+    const rejoins = engineUnderTest().engine === 'librdkafka' ? whileStopping.filter((j) => Object.values(j.assignment).flat().length > 0) : whileStopping;
+    expect(rejoins.length, 'B rejoined the group while stopping').toBe(0);
     // B's chunk ends about 2 s after the stop; A's only about 36 s after it.
     expect(stopMs, "B's stop waited for A's chunk").toBeLessThan(15_000);
   });

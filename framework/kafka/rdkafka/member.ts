@@ -50,6 +50,8 @@ const ERR_REVOKE = -174;
 const POLL_MAX = 1_000;
 /** How long start() waits for the group's first assignment. */
 const JOIN_WITHIN_MS = 60_000;
+/** TOPIC_AUTHORIZATION_FAILED and GROUP_AUTHORIZATION_FAILED, as librdkafka numbers them (the broker's codes). */
+const AUTHORIZATION_FAILED: ReadonlySet<number> = new Set([29, 30]);
 /** How long connect() waits for the cluster's metadata; a failed start's disconnect waits for it too. */
 const CONNECT_WITHIN_MS = 30_000;
 /** How long a fatal poll waits for librdkafka's log line that says why. */
@@ -329,6 +331,9 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       return { ok: true };
     }
     const error = Object.assign(new Error(redact(err.message)), { code: err.code });
+    // An authorization refused (an ACL change) is not mended by polling on: the member stops with
+    // it, as on kafkajs (group-member.ts), instead of holding its partitions without a commit.
+    if (AUTHORIZATION_FAILED.has(err.code)) crash(new Error(`the coordinator refused the commit of ${o.topic}-${partition}: ${error.message}`, { cause: error }));
     return { ok: false, reason: err.code === ERR_METADATA_TOO_LARGE && metadata !== undefined ? 'metadata-too-large' : 'refused', error };
   }
 
