@@ -10,10 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { createKafkaClient } from '../../framework/kafka/client.ts';
 import { RecordProducer } from '../../framework/kafka/producer.ts';
 import { sendRecords } from '../../framework/cli/send-records.ts';
-import { leaderOf } from '../../infra/kafka/topology.ts';
 import { createTopic, deleteTopic, testLogger, uniqueName } from '../support/kafka.ts';
 import { faultCluster } from './support/cluster.ts';
-import { missingFrom, sendRounds } from './support/send-rounds.ts';
+import { killLeadersTwice, missingFrom, sendRounds } from './support/send-rounds.ts';
 
 describe('kafkajs#1303: no record confirmed that is not in the log', () => {
   it('Sluice producer and bare kafkajs, sends spanning all three leaders, a leader killed -9 twice', async () => {
@@ -33,14 +32,7 @@ describe('kafkajs#1303: no record confirmed that is not in the log', () => {
       const bareRounds = sendRounds(async (values) => {
         await raw.send({ topic: bare, acks: -1, messages: values.map((value, i) => ({ value, partition: i % 6 })) });
       }, 'b', 60, () => stop);
-      for (const partition of [0, 1]) {
-        const leader = await leaderOf(cluster.bootstrap, ours, partition);
-        await new Promise((r) => setTimeout(r, 2_000));
-        await cluster.kill(leader);
-        await new Promise((r) => setTimeout(r, 4_000));
-        await cluster.start(leader);
-        await cluster.waitHealthy([ours, bare], 120_000);
-      }
+      await killLeadersTwice(cluster, ours, [ours, bare]);
       await new Promise((r) => setTimeout(r, 2_000));
       stop = true;
       const [s, b] = await Promise.all([sluiceRounds, bareRounds]);

@@ -7,10 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RdkafkaProducer } from '../../framework/kafka/rdkafka/producer.ts';
-import { leaderOf } from '../../infra/kafka/topology.ts';
 import { createTopic, deleteTopic, testLogger, uniqueName } from '../support/kafka.ts';
 import { faultCluster } from './support/cluster.ts';
-import { copiesIn, sendRounds } from './support/send-rounds.ts';
+import { copiesIn, killLeadersTwice, sendRounds } from './support/send-rounds.ts';
 
 describe('librdkafka destination producer under leader kills', () => {
   it('sends spanning all three leaders, a leader killed -9 twice: every confirmed record in the log once', async () => {
@@ -25,14 +24,7 @@ describe('librdkafka destination producer under leader kills', () => {
     let stop = false;
     try {
       const rounds = sendRounds((values) => producer.send(topic, values.map((value, i) => ({ value, partition: i % 6 }))), 'r', 60, () => stop);
-      for (const partition of [0, 1]) {
-        const leader = await leaderOf(cluster.bootstrap, topic, partition);
-        await new Promise((r) => setTimeout(r, 2_000));
-        await cluster.kill(leader);
-        await new Promise((r) => setTimeout(r, 4_000));
-        await cluster.start(leader);
-        await cluster.waitHealthy([topic], 120_000);
-      }
+      await killLeadersTwice(cluster, topic, [topic]);
       await new Promise((r) => setTimeout(r, 2_000));
       stop = true;
       const r = await rounds;

@@ -1,5 +1,7 @@
 /** Producers under a fault: rounds of distinct values sent until told to stop, and what of them is in the log. */
+import { leaderOf } from '../../../infra/kafka/topology.ts';
 import { offsets, readTopic, uniqueName } from '../../support/kafka.ts';
+import type { ClusterHandle } from '../../../infra/kafka/cluster.ts';
 
 export type Sender = (values: string[]) => Promise<void>;
 
@@ -32,4 +34,16 @@ export async function copiesIn(topic: string): Promise<Map<string, number>> {
   const copies = new Map<string, number>();
   for (const r of await readTopic(topic, end, 60_000)) copies.set(r.value!.toString(), (copies.get(r.value!.toString()) ?? 0) + 1);
   return copies;
+}
+
+/** The fault of the producer tests: the leader of `topic`'s partition 0, then of 1, killed -9 and restarted, each time once `topics` are healthy again. */
+export async function killLeadersTwice(cluster: ClusterHandle, topic: string, topics: string[]): Promise<void> {
+  for (const partition of [0, 1]) {
+    const leader = await leaderOf(cluster.bootstrap, topic, partition);
+    await new Promise((r) => setTimeout(r, 2_000));
+    await cluster.kill(leader);
+    await new Promise((r) => setTimeout(r, 4_000));
+    await cluster.start(leader);
+    await cluster.waitHealthy(topics, 120_000);
+  }
 }
