@@ -120,6 +120,12 @@ export function createKafkaDestination(uri: string, topic: string, o: KafkaDesti
           await p.send(topic, request, signal);
         } catch (e) {
           if ((e as { type?: string }).type === 'MESSAGE_TOO_LARGE') limit = undefined;
+          if (p.broken && sink === current) {
+            // librdkafka's producer after a fatal error writes nothing more: the next send connects a new one.
+            sink = undefined;
+            void p.disconnect().catch(() => undefined);
+            logger.warn('the destination producer hit a fatal error; the next send connects a new one', { topic, error: (e as Error).message });
+          }
           throw e;
         }
       }

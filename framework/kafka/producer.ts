@@ -33,6 +33,8 @@ export interface RecordSink {
   /** Resolves once every record is confirmed written; `signal` gives up on it (what is already on the wire may still land). */
   send(topic: string, records: OutgoingRecord[], signal?: AbortSignal): Promise<void>;
   disconnect(): Promise<void>;
+  /** True once it cannot write any more (librdkafka's producer after a fatal error): the owner replaces it. */
+  readonly broken?: boolean;
 }
 
 /** How long a topic's partition list is reused before it is read again (also after any failure). */

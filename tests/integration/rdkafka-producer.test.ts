@@ -81,6 +81,23 @@ describe('librdkafka destination producer', () => {
     expect(read.map((r) => r.key!.toString())).toEqual(Array.from({ length: 60 }, (_, i) => `k${i}`));
   });
 
+  it('closed with a record unreported: its send fails as not confirmed, instead of waiting for a report that never comes', async () => {
+    const producer = await connect(1_048_588, 20_000);
+    const sending = producer.send(uniqueName('rdk-prod-missing'), [{ key: 'k', value: 'v' }]).then(() => undefined, (e: Error) => e);
+    await producer.disconnect();
+    const error = await sending;
+    expect(error?.message).toBe('the destination producer closed before librdkafka confirmed the record');
+  });
+
+  it('a broker that is not there: the connect fails with what librdkafka said', async () => {
+    const error = await RdkafkaProducer.connect({
+      askedBy: 'rdkafka-producer.test.ts', brokers: ['127.0.0.1:1'], logger: testLogger, clientId: 'sluice-test-producer', maxMessageBytes: 1_048_588, deliveryTimeoutMs: 3_000, connectWithinMs: 3_000,
+    }).then(() => undefined, (e: Error) => e);
+    console.log(`[rdk-producer] no broker: ${error?.message}`);
+    expect(error?.message).toMatch(/^the destination producer could not reach the brokers at 127\.0\.0\.1:1: /);
+    expect(error!.message).not.toMatch(/not connected/i);
+  });
+
   it('a topic that does not exist: the send fails within its delivery bound, naming why', async () => {
     const producer = await connect(1_048_588, 3_000);
     const started = Date.now();

@@ -5,8 +5,9 @@
  *
  * A send resolves once librdkafka reported every record delivered, and rejects with the first
  * record's error otherwise: nothing counts as written unless confirmed. librdkafka gives up on a
- * record after `message.timeout.ms`, which is set below the poller's bound on one send, so a send
- * has settled, one way or the other, by the time the poller gives up on it; a record reported as
+ * record after `message.timeout.ms`, set to 80 % of the poller's bound on one send, so a send of one
+ * request has usually settled, one way or the other, before the poller gives up on it (a send the
+ * destination splits into several requests gets that much per request); a record reported as
  * failed may still have been written (its answer lost), and the caller's next send writes it
  * again: a duplicate, never a loss. A signal that aborts rejects at once; what librdkafka already
  * holds cannot be called back (the binding has no purge) and may still land.
@@ -35,6 +36,8 @@ export interface RdkafkaProducerOptions {
   maxMessageBytes: number;
   /** How long librdkafka keeps trying a record before it reports it failed. */
   deliveryTimeoutMs: number;
+  /** How long connect() waits for the cluster's metadata (default 30 s). */
+  connectWithinMs?: number;
 }
 
 /** How long connect() waits for the cluster's metadata. */
@@ -47,14 +50,29 @@ const LIBRDKAFKA_MESSAGE_MAX_BYTES = 1_000_000;
 const REQUEST_FRAMING_BYTES = 64 * 1024;
 /** librdkafka's MSG_SIZE_TOO_LARGE, the broker's and its own check's alike. */
 const MSG_SIZE_TOO_LARGE = 10;
+/** librdkafka's ERR__FATAL: what every record gets once the idempotent producer hit a fatal error. */
+const ERR_FATAL = -150;
 
 type NativeProducer = InstanceType<ReturnType<typeof loadRdkafka>['Producer']>;
 type Delivered = (error: Error | undefined) => void;
 
 export class RdkafkaProducer implements RecordSink {
   private closing: Promise<void> | undefined;
+  /** Records queued and not yet reported: settled as failed if the producer closes first (no report comes after that). */
+  private readonly pending = new Set<Delivered>();
+  /** librdkafka's idempotent producer after a fatal error (a fenced producer id): every later record fails, so the destination replaces it. */
+  private fatal = false;
 
-  private constructor(private readonly producer: NativeProducer, private readonly redact: <T>(value: T) => T) {}
+  private constructor(private readonly producer: NativeProducer, private readonly redact: <T>(value: T) => T) {
+    producer.on('event.error', (e: LibrdKafkaError) => {
+      if (e.isFatal) this.fatal = true;
+    });
+  }
+
+  /** True once librdkafka's producer cannot write any more: a new one must take over. */
+  get broken(): boolean {
+    return this.fatal;
+  }
 
   static async connect(o: RdkafkaProducerOptions): Promise<RdkafkaProducer> {
     const { Producer } = loadRdkafka(o.askedBy);
@@ -75,7 +93,8 @@ export class RdkafkaProducer implements RecordSink {
     try {
       producer = new Producer(config as never, topicConfig as never);
     } catch (e) {
-      throw new ConfigError(`${o.askedBy}: librdkafka refused the destination producer's configuration: ${connection.redact((e as Error).message)}`, { cause: e });
+      // No cause: librdkafka's message may quote a secret; the redacted one is the message.
+      throw new ConfigError(`${o.askedBy}: librdkafka refused the destination producer's configuration: ${connection.redact((e as Error).message)}`);
     }
     let refused: ((e: Error) => void) | undefined;
     connection.watch(producer, () => refused);
@@ -86,10 +105,16 @@ export class RdkafkaProducer implements RecordSink {
     try {
       await new Promise<void>((resolve, reject) => {
         refused = reject;
-        producer.connect({ timeout: CONNECT_WITHIN_MS }, (err) => (err ? reject(Object.assign(new Error(connection.redact(err.message)), { code: err.code })) : resolve()));
+        producer.connect({ timeout: o.connectWithinMs ?? CONNECT_WITHIN_MS }, (err) =>
+          err
+            ? reject(Object.assign(new Error(`the destination producer could not reach the brokers at ${o.brokers.join(',')}: ${connection.redact(err.message)}`), { code: err.code, retriable: true }))
+            : resolve(),
+        );
       });
     } catch (e) {
-      await new Promise<void>((resolve) => producer.disconnect(() => resolve()));
+      // A failed connect has already marked the client disconnected, and the binding's disconnect
+      // (a flush first) would then throw "Producer not connected" in place of this error.
+      if (producer.isConnected()) await new Promise<void>((resolve) => producer.disconnect(() => resolve())).catch(() => undefined);
       throw e;
     } finally {
       refused = undefined;
@@ -105,7 +130,14 @@ export class RdkafkaProducer implements RecordSink {
     const deliveries: Array<Promise<Error | undefined>> = [];
     for (const r of records) {
       let delivered!: Delivered;
-      deliveries.push(new Promise((resolve) => (delivered = resolve)));
+      deliveries.push(new Promise((resolve) => {
+        delivered = (error) => {
+          this.pending.delete(delivered);
+          if ((error as { fatal?: boolean } | undefined)?.fatal) this.fatal = true;
+          resolve(error);
+        };
+      }));
+      this.pending.add(delivered);
       try {
         this.producer.produce(topic, r.partition ?? null, toBuffer(r.value), r.key ?? undefined, r.timestamp ?? Date.now(), delivered, toHeaders(r.headers));
       } catch (e) {
@@ -127,9 +159,24 @@ export class RdkafkaProducer implements RecordSink {
     });
   }
 
-  /** Waits for what librdkafka holds (its flush, up to 5 s), then disconnects. */
+  /**
+   * Waits for what librdkafka holds (its flush, up to 5 s), then disconnects. A record still
+   * unreported then never will be (the binding drops its delivery reports with the client): its
+   * send fails, retriable, and the caller sends it again (it may have been written: a duplicate).
+   */
   disconnect(): Promise<void> {
-    return (this.closing ??= new Promise<void>((resolve) => this.producer.disconnect(5_000, () => resolve())));
+    return (this.closing ??= new Promise<void>((resolve) => {
+      const done = () => {
+        const unreported = Object.assign(new Error('the destination producer closed before librdkafka confirmed the record'), { retriable: true });
+        for (const delivered of [...this.pending]) delivered(unreported);
+        resolve();
+      };
+      try {
+        this.producer.disconnect(5_000, done);
+      } catch {
+        done(); // never connected, or already gone
+      }
+    }));
   }
 }
 
@@ -138,6 +185,7 @@ function deliveryError(e: LibrdKafkaError, redact: <T>(value: T) => T): Error {
   return Object.assign(new Error(`librdkafka did not deliver the record: ${redact(e.message)}`), {
     code: e.code,
     retriable: true,
+    ...(e.code === ERR_FATAL || e.isFatal ? { fatal: true } : {}),
     ...(e.code === MSG_SIZE_TOO_LARGE ? { type: 'MESSAGE_TOO_LARGE' } : {}),
   });
 }
