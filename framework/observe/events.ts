@@ -17,7 +17,7 @@ export interface SluiceEvents {
   /** `partitions`: the ones revoked, when the rebalance is incremental (librdkafka); absent: all of the member's (kafkajs's eager protocol). */
   'group.rebalance_detected': { groupId: string; memberId: string; where: string; reason: string; partitions?: number[] };
   /** This member rejoined after a rebalance it had detected. */
-  'group.rebalanced': { groupId: string; memberId: string; durationMs: number; assignment: Record<string, number[]> };
+  'group.rebalanced': { groupId: string; memberId: string; durationMs: number; assignment: Record<string, number[]>; /** An incremental revocation (KIP-848): only these partitions were handed back. */ revoked?: number[] };
   /** kafkajs's consumer stopped (it never restarts itself here: the trigger's supervisor does). */
   'group.crash': { groupId: string; error: Error };
   /** A trigger's consumer stopped; a new member starts after `restartInMs`. */

@@ -36,6 +36,22 @@ describe('the terminal view', () => {
     ]);
   });
 
+  it('names an incremental revocation (KIP-848) for what it is: some partitions handed back, the rest flowing; an eager one as a rejoin', () => {
+    const events = new Instrumentation();
+    const lines: string[] = [];
+    attachTerminalView(events, (l) => lines.push(l.replace(/^\S+ /, '')));
+    events.emit('group.rebalance_detected', { groupId: 'g', memberId: 'm', where: 'librdkafka', reason: 'partitions 1,4 revoked', partitions: [1, 4] });
+    events.emit('group.rebalanced', { groupId: 'g', memberId: 'm', durationMs: 120, assignment: { orders: [0] }, revoked: [1, 4] });
+    events.emit('group.rebalance_detected', { groupId: 'g', memberId: 'm', where: 'heartbeat', reason: 'REBALANCE_IN_PROGRESS' });
+    events.emit('group.rebalanced', { groupId: 'g', memberId: 'm', durationMs: 900, assignment: { orders: [0, 1] } });
+    expect(lines).toEqual([
+      '⇄ group g: partitions 1,4 revoked (librdkafka); their in-flight chunks finish and commit, the other partitions keep flowing',
+      '⇄ group g: handed back partitions 1,4 after 120 ms',
+      '⇄ group g: rebalance begun (seen by heartbeat); finishing in-flight chunks before rejoining',
+      '⇄ group g: rejoined 900 ms after the rebalance began',
+    ]);
+  });
+
   it('says nothing of the kind when the policy ends the retries', () => {
     const events = new Instrumentation();
     const lines: string[] = [];

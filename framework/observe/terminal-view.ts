@@ -40,8 +40,16 @@ export function attachTerminalView(
       const parts = Object.entries(e.assignment).map(([t, ps]) => `${t}[${ps.join(',')}]`).join(' ') || 'no partitions';
       line(`⇄ group ${e.groupId}: joined as ${e.isLeader ? 'leader' : 'member'}, assigned ${parts} (${e.durationMs} ms)`);
     }),
-    events.on('group.rebalance_detected', (e) => line(`⇄ group ${e.groupId}: rebalance begun (seen by ${e.where}); finishing in-flight chunks before rejoining`)),
-    events.on('group.rebalanced', (e) => line(`⇄ group ${e.groupId}: rejoined ${e.durationMs} ms after the rebalance began`)),
+    events.on('group.rebalance_detected', (e) =>
+      line(
+        e.partitions
+          ? `⇄ group ${e.groupId}: partition${e.partitions.length === 1 ? '' : 's'} ${e.partitions.join(',')} revoked (${e.where}); their in-flight chunks finish and commit, the other partitions keep flowing`
+          : `⇄ group ${e.groupId}: rebalance begun (seen by ${e.where}); finishing in-flight chunks before rejoining`,
+      ),
+    ),
+    events.on('group.rebalanced', (e) =>
+      line(e.revoked ? `⇄ group ${e.groupId}: handed back partition${e.revoked.length === 1 ? '' : 's'} ${e.revoked.join(',')} after ${e.durationMs} ms` : `⇄ group ${e.groupId}: rejoined ${e.durationMs} ms after the rebalance began`),
+    ),
     events.on('poller.budget_exhausted', (e) =>
       line(`⏸ ${e.functionName} ${e.topic}-${e.partition}: next chunk (timeout ${e.timeoutMs} ms) would outlast the poll interval (${e.elapsedMs}/${e.maxPollIntervalMs} ms used); back to the group first`),
     ),

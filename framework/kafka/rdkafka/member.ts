@@ -107,6 +107,9 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   let stopping = false;
   let crashed = false;
   let leftBehind = false;
+  /** Resolves when a stop passes its deadline: a revocation waiting for batches stops waiting then. */
+  let passDeadline!: () => void;
+  const pastDeadline = new Promise<void>((resolve) => (passDeadline = resolve));
   /**
    * The loop polls until stop() ends it, after the batches: librdkafka answers commits (and hands
    * over revocations) only inside a poll, so a stopping or crashed member's last commits need it.
@@ -195,12 +198,15 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         const gone = parts.map((p) => slots.get(p.partition)).filter((s): s is Slot => s !== undefined);
         for (const s of gone) s.revoked = true;
         o.logger.debug('librdkafka revoked partitions', { groupId: o.groupId, partitions: parts.map((p) => p.partition), running: gone.filter((s) => s.running).length });
-        o.events.emit('group.rebalance_detected', { groupId: o.groupId, memberId, where: 'librdkafka', reason: `partitions ${parts.map((p) => p.partition).join(',')} revoked`, partitions: parts.map((p) => p.partition) });
+        // The close's revocation (a stop) is the member leaving, not the group rebalancing: nothing to announce.
+        const leaving = stopping;
+        if (!leaving) o.events.emit('group.rebalance_detected', { groupId: o.groupId, memberId, where: 'librdkafka', reason: `partitions ${parts.map((p) => p.partition).join(',')} revoked`, partitions: parts.map((p) => p.partition) });
         // In-flight batches of the revoked partitions finish and commit first (librdkafka fetches
         // nothing meanwhile, for any partition: the stall is the longest such batch); then the
-        // revocation is acknowledged. Not past a stop's deadline: the close that revokes here would
-        // wait for the batches the stop left behind, until the process is killed without leaving.
-        if (!leftBehind) await Promise.allSettled(gone.map((s) => s.running));
+        // revocation is acknowledged. Not past a stop's deadline (even when the wait began before it):
+        // the close that revokes here would wait for the batches the stop left behind, until the
+        // process is killed without leaving.
+        await Promise.race([Promise.allSettled(gone.map((s) => s.running)), pastDeadline]);
         for (const s of gone) {
           clearTimeout(s.retry);
           // Only the slot this revocation took: the partition may have been assigned again since.
@@ -209,8 +215,10 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         // Closing (rebalanceProtocol NONE) revokes everything with the eager call.
         if (consumer.rebalanceProtocol() === 'COOPERATIVE') consumer.incrementalUnassign(parts);
         else consumer.unassign();
-        o.events.emit('group.rebalanced', { groupId: o.groupId, memberId, durationMs: Date.now() - started, assignment: assignment() });
-        announce(Date.now() - started);
+        if (!leaving) {
+          o.events.emit('group.rebalanced', { groupId: o.groupId, memberId, durationMs: Date.now() - started, assignment: assignment(), revoked: parts.map((p) => p.partition) });
+          announce(Date.now() - started);
+        }
       }
     } catch (e) {
       if (!stopping && consumer.isConnected()) crash(new Error(`the rebalance of ${o.groupId} failed: ${(e as Error).message}`, { cause: e }));
@@ -399,6 +407,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       const batches = () => Promise.allSettled([...slots.values()].map((s) => s.running)).then(() => undefined);
       if (deadlineAt !== undefined && !(await settledBy(batches(), deadlineAt))) {
         leftBehind = true;
+        passDeadline();
         o.logger.warn('a chunk is still running at the stop deadline: leaving the group without it; its records are not committed, and go to the next owner', { groupId: o.groupId, memberId });
       } else await batches();
       polling = false;
