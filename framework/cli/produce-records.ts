@@ -1,7 +1,7 @@
 /**
  * The records `produce` sends, from either front door's flags: sample records (--count), values
  * given on the command line, or JSON lines from --file or stdin (produce-input.ts), each with
- * --key and --header applied. A value that opens like JSON but does not parse is sent as text,
+ * --key and --header applied (a line's own key wins; its own headers follow --header's). A value that opens like JSON but does not parse is sent as text,
  * and the note says so.
  */
 import { UsageError } from '../errors.ts';
@@ -36,7 +36,12 @@ export async function recordsToSend(f: ProduceFlags, nothingToSend: string, note
     }
     return f.values.map((value) => ({ ...common, value }));
   }
-  return readRecordLines(f.file, nothingToSend);
+  // A line's own key wins; --key gives one to the lines without. --header comes before a line's own headers.
+  return (await readRecordLines(f.file, nothingToSend)).map((r) => ({
+    ...r,
+    key: r.key ?? f.key ?? null,
+    headers: [...headers, ...(r.headers ?? [])],
+  }));
 }
 
 /** Why a value that opens like a JSON object or list does not parse, if it does not. */
