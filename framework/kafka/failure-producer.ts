@@ -22,8 +22,7 @@ import { RdkafkaProducer } from './rdkafka/producer.ts';
 import type { KafkaSecurity } from './security.ts';
 
 const CLIENT_ID = 'sluice-destination';
-/** librdkafka's delivery timeout when the caller gives no send bound (Delivery's own default), and its floor. */
-const DEFAULT_SEND_WITHIN_MS = 30_000;
+/** The floor of librdkafka's delivery timeout. */
 const MIN_DELIVERY_TIMEOUT_MS = 1_000;
 
 type Outgoing = OutgoingRecord & SizedRecord & { source: FailedRecord };
@@ -36,8 +35,8 @@ export interface KafkaDestinationOptions {
   engine?: 'kafkajs' | 'librdkafka';
   /** The trigger's path, named when the librdkafka binding is missing. */
   askedBy?: string;
-  /** The poller's bound on one send: librdkafka settles each record within it. */
-  sendWithinMs?: number;
+  /** The poller's bound on one send (Delivery's): librdkafka gives up on a record after 80 % of it. */
+  sendWithinMs: number;
 }
 
 /** A producer and the limit it was built for (librdkafka's batch.size is fixed at its creation). */
@@ -59,7 +58,7 @@ export function createKafkaDestination(uri: string, topic: string, o: KafkaDesti
       o.engine === 'librdkafka'
         ? RdkafkaProducer.connect({
             askedBy: o.askedBy ?? uri, brokers, security, logger, clientId: CLIENT_ID, maxMessageBytes,
-            deliveryTimeoutMs: Math.max(MIN_DELIVERY_TIMEOUT_MS, Math.floor((o.sendWithinMs ?? DEFAULT_SEND_WITHIN_MS) * 0.8)),
+            deliveryTimeoutMs: Math.max(MIN_DELIVERY_TIMEOUT_MS, Math.floor(o.sendWithinMs * 0.8)),
           })
         : RecordProducer.connect(kafka());
     logger.debug('connecting the destination producer', { topic, engine: o.engine ?? 'kafkajs', maxMessageBytes });

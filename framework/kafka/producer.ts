@@ -17,6 +17,7 @@
  * A batch that was written although its send reported failure is then written again by the
  * caller's retry: the one way to a duplicate, never to a loss.
  */
+import { abortable, abortReason } from './abortable.ts';
 import { Partitioners, type Admin, type Kafka, type Message, type PartitionMetadata, type Producer } from 'kafkajs';
 
 export interface OutgoingRecord {
@@ -134,23 +135,14 @@ export class RecordProducer implements RecordSink {
     const run = (this.queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => {
       const start = job;
       job = undefined;
-      if (!start) throw abortError(signal);
+      if (!start) throw abortReason(signal, 'the send was given up on before it started');
       return start();
     });
     this.queues.set(key, run);
     void run.catch(() => undefined).then(() => {
       if (this.queues.get(key) === run) this.queues.delete(key);
     });
-    if (!signal) return run;
-    return new Promise<void>((resolve, reject) => {
-      const giveUp = () => {
-        job = undefined;
-        reject(abortError(signal));
-      };
-      if (signal.aborted) return giveUp();
-      signal.addEventListener('abort', giveUp, { once: true });
-      run.then(resolve, reject).finally(() => signal.removeEventListener('abort', giveUp));
-    });
+    return abortable(run, signal, () => (job = undefined));
   }
 
   /** New sends go to a fresh producer (new producer id, fresh sequences); the old one is disconnected once its sends end. */
@@ -171,10 +163,6 @@ export class RecordProducer implements RecordSink {
     this.metadata.set(topic, { at: Date.now(), partitions });
     return partitions;
   }
-}
-
-function abortError(signal: AbortSignal | undefined): Error {
-  return signal?.reason instanceof Error ? signal.reason : new DOMException('the send was given up on before it started', 'AbortError');
 }
 
 async function connectProducer(kafka: Kafka): Promise<Producer> {

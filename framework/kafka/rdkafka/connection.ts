@@ -12,6 +12,9 @@ import { fatalIn } from './fatal.ts';
 import { refusalIn, refusedAtStart, type RdkafkaLogLine } from './refusal.ts';
 import { rdkafkaSecurityConfig } from './security.ts';
 
+/** How long a client's connect() waits for the cluster's metadata; a failed start's disconnect waits for it too. */
+export const CONNECT_WITHIN_MS = 30_000;
+
 /** librdkafka's debug contexts at Sluice's debug level: connections and authentication (neither logs a secret). */
 const DEBUG_CONTEXTS = 'broker,security';
 

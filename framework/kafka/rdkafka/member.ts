@@ -31,7 +31,7 @@ import type { KafkaSecurity } from '../security.ts';
 import { settledBy } from '../settled-by.ts';
 import { loadRdkafka, type RdkafkaModule } from './client.ts';
 import { Commits, ERR_METADATA_TOO_LARGE } from './commits.ts';
-import { rdkafkaConnection } from './connection.ts';
+import { CONNECT_WITHIN_MS, rdkafkaConnection } from './connection.ts';
 import { headerPairsOf } from './headers.ts';
 import { ERR_FATAL, fatalError } from './fatal.ts';
 
@@ -52,8 +52,6 @@ const POLL_MAX = 1_000;
 const JOIN_WITHIN_MS = 60_000;
 /** TOPIC_AUTHORIZATION_FAILED and GROUP_AUTHORIZATION_FAILED, as librdkafka numbers them (the broker's codes). */
 const AUTHORIZATION_FAILED: ReadonlySet<number> = new Set([29, 30]);
-/** How long connect() waits for the cluster's metadata; a failed start's disconnect waits for it too. */
-const CONNECT_WITHIN_MS = 30_000;
 /** How long a fatal poll waits for librdkafka's log line that says why. */
 const FATAL_LINE_WITHIN_MS = 1_000;
 /** How long a poll waits for a first record. */

@@ -19,11 +19,13 @@
  */
 import type { LibrdKafkaError, MessageHeader } from '@confluentinc/kafka-javascript';
 import { ConfigError } from '../../errors.ts';
+import { abortable } from '../abortable.ts';
 import type { Logger } from '../../observe/logger.ts';
 import type { OutgoingRecord, RecordSink } from '../producer.ts';
 import type { KafkaSecurity } from '../security.ts';
 import { loadRdkafka } from './client.ts';
-import { rdkafkaConnection } from './connection.ts';
+import { CONNECT_WITHIN_MS, rdkafkaConnection } from './connection.ts';
+import { ERR_FATAL } from './fatal.ts';
 
 export interface RdkafkaProducerOptions {
   /** The trigger's path, named by the start's errors and when the binding is missing. */
@@ -40,8 +42,6 @@ export interface RdkafkaProducerOptions {
   connectWithinMs?: number;
 }
 
-/** How long connect() waits for the cluster's metadata. */
-const CONNECT_WITHIN_MS = 30_000;
 /** How often delivery reports are served. */
 const POLL_EVERY_MS = 5;
 /** librdkafka's own floor for `message.max.bytes`, and its default. */
@@ -50,8 +50,6 @@ const LIBRDKAFKA_MESSAGE_MAX_BYTES = 1_000_000;
 const REQUEST_FRAMING_BYTES = 64 * 1024;
 /** librdkafka's MSG_SIZE_TOO_LARGE, the broker's and its own check's alike. */
 const MSG_SIZE_TOO_LARGE = 10;
-/** librdkafka's ERR__FATAL: what every record gets once the idempotent producer hit a fatal error. */
-const ERR_FATAL = -150;
 
 type NativeProducer = InstanceType<ReturnType<typeof loadRdkafka>['Producer']>;
 type Delivered = (error: Error | undefined) => void;
@@ -61,17 +59,12 @@ export class RdkafkaProducer implements RecordSink {
   /** Records queued and not yet reported: settled as failed if the producer closes first (no report comes after that). */
   private readonly pending = new Set<Delivered>();
   /** librdkafka's idempotent producer after a fatal error (a fenced producer id): every later record fails, so the destination replaces it. */
-  private fatal = false;
+  broken = false;
 
   private constructor(private readonly producer: NativeProducer, private readonly redact: <T>(value: T) => T) {
     producer.on('event.error', (e: LibrdKafkaError) => {
-      if (e.isFatal) this.fatal = true;
+      if (e.isFatal) this.broken = true;
     });
-  }
-
-  /** True once librdkafka's producer cannot write any more: a new one must take over. */
-  get broken(): boolean {
-    return this.fatal;
   }
 
   static async connect(o: RdkafkaProducerOptions): Promise<RdkafkaProducer> {
@@ -133,7 +126,7 @@ export class RdkafkaProducer implements RecordSink {
       deliveries.push(new Promise((resolve) => {
         delivered = (error) => {
           this.pending.delete(delivered);
-          if ((error as { fatal?: boolean } | undefined)?.fatal) this.fatal = true;
+          if ((error as { fatal?: boolean } | undefined)?.fatal) this.broken = true;
           resolve(error);
         };
       }));
@@ -150,13 +143,7 @@ export class RdkafkaProducer implements RecordSink {
       const failed = errors.find((e) => e !== undefined);
       if (failed) throw failed;
     });
-    if (!signal) return settled;
-    return new Promise<void>((resolve, reject) => {
-      const giveUp = () => reject(signal.reason instanceof Error ? signal.reason : new DOMException('the send was given up on', 'AbortError'));
-      if (signal.aborted) return giveUp();
-      signal.addEventListener('abort', giveUp, { once: true });
-      settled.then(resolve, reject).finally(() => signal.removeEventListener('abort', giveUp));
-    });
+    return abortable(settled, signal);
   }
 
   /**
