@@ -31,12 +31,17 @@ interface Setup {
   answers?: Array<'ok' | 'refused' | 'metadata-too-large'>;
   active?: () => boolean;
   batchSize?: number;
+  /** Offsets given up on before any invocation (a schema failure), whose sends fail (no destination). */
+  giveUps?: number[];
+  /** The group's committed offset the state starts from (undefined: none). */
+  committed?: number | undefined;
 }
 
 function setup(records: KafkaRecord[], o: Setup) {
   const commits: Array<{ next: number; done: string }> = [];
   const invoked: number[][] = [];
   const shrunk: number[] = [];
+  const sends: number[][] = [];
   let maxBytes = 4096;
   const batch = {
     topic: 't', partition: 0, records, highWatermark: records.at(-1)!.offset + 1, fetchedAt: Date.now(), joinId: 'm/1',
@@ -63,17 +68,26 @@ function setup(records: KafkaRecord[], o: Setup) {
         return answer;
       },
     } as unknown as Delivery,
-    policy: { fitsBudget: () => true, sendGivenUp: async () => true, warnIgnoredFailures: () => undefined },
+    policy: {
+      fitsBudget: () => true,
+      warnIgnoredFailures: () => undefined,
+      sendGivenUp: async (_b: PartitionBatch, item: WorkItem, rs: KafkaRecord[]) => {
+        if (!rs.some((r) => o.giveUps?.includes(r.offset))) return true;
+        sends.push(rs.map((r) => r.offset));
+        item.sendFailures = (item.sendFailures ?? 0) + 1;
+        return false;
+      },
+    },
     metadataMaxBytes: () => maxBytes,
     metadataTooLarge: (at) => {
       shrunk.push(at);
       maxBytes = 0;
     },
   };
-  const state = new PartitionState('m/1', 0);
-  const verdicts = new Map<number, Pending>(records.map((r) => [r.offset, pendingOf(r, 10)]));
+  const state = new PartitionState('m/1', 'committed' in o ? o.committed : 0);
+  const verdicts = new Map<number, Pending>(records.map((r) => [r.offset, o.giveUps?.includes(r.offset) ? pendingOf(r, 10, { reason: 'SCHEMA_NOT_FOUND' }) : pendingOf(r, 10)]));
   state.admit(records, verdicts, records.at(-1)!.offset + 1, 24_432);
-  return { run: new PartitionRun(context, batch, state), commits, invoked, shrunk, state };
+  return { run: new PartitionRun(context, batch, state), commits, invoked, shrunk, sends, state };
 }
 
 describe('PartitionRun', () => {
@@ -83,6 +97,26 @@ describe('PartitionRun', () => {
     await run.run();
     expect(invoked).toEqual([[0, 1], [2, 3]]);
     expect(commits).toEqual([{ next: 0, done: 'ok:2-3' }, { next: 4, done: 'ok:none' }]);
+  });
+
+  it('makes no commit for a partition the group never committed until a record is done', async () => {
+    const records = [record(5, 'a'), record(6, 'b')];
+    const { run, commits } = setup(records, { durations: { 5: 30, 6: 5 }, batchSize: 1, committed: undefined });
+    await run.run();
+    // It once committed the first fetched offset (5) at the run's start: nothing had moved.
+    expect(commits).toEqual([{ next: 5, done: 'ok:6-6' }, { next: 7, done: 'ok:none' }]);
+  });
+
+  it('runs the keyed records past a record given up on whose send fails: only its (null) key waits', async () => {
+    const keyed = (offset: number, id: number) => record(offset, `id${id}`);
+    const nul = (offset: number) => ({ ...record(offset, 'x'), key: null }) as unknown as KafkaRecord;
+    const records = [keyed(0, 0), keyed(1, 1), keyed(2, 2), keyed(3, 3), nul(4), keyed(5, 0), keyed(6, 1), nul(7), nul(8), keyed(9, 0), keyed(10, 1), keyed(11, 2)];
+    const { run, invoked, sends, commits } = setup(records, { durations: { 0: 20, 2: 20 }, giveUps: [4, 7, 8] });
+    await run.run();
+    expect(invoked.flat().sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 5, 6, 9, 10, 11]);
+    // 4's send failed once and it waits (7 and 8 share its null key); the rest is done beyond it.
+    expect(sends).toEqual([[4]]);
+    expect(commits.at(-1)).toEqual({ next: 4, done: 'ok:5-6,9-11' });
   });
 
   it('commits again with less metadata when the broker finds it too long, and keeps the bound lower', async () => {

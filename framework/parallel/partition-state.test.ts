@@ -27,6 +27,17 @@ describe('PartitionState', () => {
     expect(ranges(s)).toEqual({ next: 110, done: 'none' });
   });
 
+  it('starts from the first fetch when the group has no commit: nothing to commit until a record is done', () => {
+    const s = new PartitionState('m/1', undefined);
+    const records = batch(5, 8);
+    s.admit(records, verdicts(records), 9, 1000);
+    // What a commit now would say is where the partition starts: the same as no commit (the walk printed '@ 5' then '@ 6').
+    expect(s.commitPoint(4096)).toMatchObject({ next: 5, metadata: null });
+    expect(s.basis).toEqual({ next: 5, metadata: null });
+    s.done([5]);
+    expect(s.commitPoint(4096)).toMatchObject({ next: 6, metadata: null });
+  });
+
   it('skips what it fetched before, and what the commit it started from marks done', () => {
     const s = new PartitionState('m/1', 10, [{ from: 12, until: 13 }, { from: 20, until: 25 }], 'x');
     const first = batch(10, 15);

@@ -102,7 +102,11 @@ export class PartitionState {
    */
   admit(records: readonly KafkaRecord[], verdicts: ReadonlyMap<number, Pending>, batchEnd: number, window: number): number {
     if (records.length === 0) return 0;
-    this.end ??= records[0]!.offset;
+    if (this.end === undefined) {
+      // The group had no commit: the first fetch's offset is where the partition starts, nothing to commit until it moves.
+      this.end = records[0]!.offset;
+      this.basis = { next: this.end, metadata: null };
+    }
     const from = this.end;
     const maxOffset = (this.owed[0] ?? from) + window;
     let end = batchEnd;
