@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: 'engines',
           include: [
-            'tests/integration/{failure,failure-policy,delivery,rebalance,rebalance-paths,retry-state,budget,concurrency,restart,filter,metrics,parallel,starting-position}.test.ts',
+            'tests/integration/{failure,failure-policy,delivery,rebalance,rebalance-paths,retry-state,budget,concurrency,restart,filter,metrics,parallel,parallel-failures,starting-position}.test.ts',
             // Health and progress, destinations (on librdkafka, written by its idempotent producer), stops, lag.
             'tests/integration/{progress-health,destination-outage,kafka-destination-limits,process-stops,lag}.test.ts',
             // A broker killed -9 under the member (its own broker): librdkafka's member rides it out without a restart.
