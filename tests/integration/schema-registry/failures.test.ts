@@ -9,8 +9,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SchemaRegistrySpec } from '../../../framework/config/types.ts';
 import { FAILURE_HEADERS } from '../../../framework/failure/failed-record.ts';
+import { decodeMetadata } from '../../../framework/parallel/commit-metadata.ts';
 import { recordsOf, startRecorder, type Harness } from '../../support/harness.ts';
 import { createTopic, deleteTopic, offsets, readTopic, uniqueName, waitFor } from '../../support/kafka.ts';
+import { committedMetadata } from '../../support/parallel-oracle.ts';
 import { produceWithRegistry, type Produced } from '../../support/registry-producer.ts';
 import { avroRecords, order } from './schemas.ts';
 
@@ -20,6 +22,7 @@ const decodedOf = (h: Harness) => h.seen().flatMap(recordsOf).map((r) => ({ offs
 describe('schema registry: records it cannot decode', () => {
   const topic = uniqueName('sr-bad');
   const destination = uniqueName('sr-bad-dlq');
+  const destination4 = uniqueName('sr-bad-dlq4');
   let good: Produced;
   /** Offsets of the bad records and what each must be reported as. */
   const bad = new Map<number, { reason: string; bytes: Buffer }>();
@@ -28,6 +31,7 @@ describe('schema registry: records it cannot decode', () => {
   beforeAll(async () => {
     await createTopic(topic, 1);
     await createTopic(destination, 1);
+    await createTopic(destination4, 1);
     const registry = inject('schemaRegistryUrl');
     good = await produceWithRegistry(registry, topic, avroRecords(4));
     const framed = good.encoded[0]!.value!;
@@ -35,7 +39,8 @@ describe('schema registry: records it cannot decode', () => {
     const cutShort = framed.subarray(0, framed.length - 3);
     const unframed = Buffer.from(JSON.stringify(order(99)));
     const more = await produceWithRegistry(registry, topic, [
-      { value: { raw: unknownId } }, ...avroRecords(2).map((r) => ({ value: r.value })), { value: { raw: cutShort } }, { value: { raw: unframed } }, ...avroRecords(3).map((r) => ({ value: r.value })),
+      // The good records keep their keys (ids 1000 and on again), the bad ones have none.
+      { value: { raw: unknownId } }, ...avroRecords(2), { value: { raw: cutShort } }, { value: { raw: unframed } }, ...avroRecords(3),
     ]);
     expect(good.offsets.length + more.offsets.length).toBe(TOTAL);
     bad.set(4, { reason: 'SCHEMA_NOT_FOUND', bytes: unknownId });
@@ -45,6 +50,7 @@ describe('schema registry: records it cannot decode', () => {
   afterAll(async () => {
     await deleteTopic(topic);
     await deleteTopic(destination);
+    await deleteTopic(destination4);
   });
 
   it('sends them to the destination with AWS\'s reasons and the bytes as read, invokes the rest, commits past them', async () => {
@@ -80,6 +86,36 @@ describe('schema registry: records it cannot decode', () => {
       await new Promise((r) => setTimeout(r, 3_000));
       expect(decodedOf(h).map((r) => r.offset)).toEqual([0, 1, 2, 3]);
       expect((await offsets(h.trigger.consumerGroupId, topic))[0]?.committed).toBe(4);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  // parallelizationFactor 4 (issue 28): the same give-ups per record; the bad records have null keys, the good ones keys.
+  it('at parallelizationFactor 4, sends them to the destination the same way and invokes every other record', async () => {
+    const h = await startRecorder({ topic, parallelizationFactor: 4, batchSize: 2, schemaRegistry: registrySpec('JSON'), failure: { maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: { kind: 'kafka', uri: `kafka://${destination4}`, topic: destination4 } } });
+    try {
+      await waitFor('the group committed the whole topic', async () => (await offsets(h.trigger.consumerGroupId, topic))[0]?.committed === TOTAL);
+      const dead = await readTopic(destination4, bad.size);
+      expect(dead.map((d) => `${d.headers[FAILURE_HEADERS.offset]} ${d.headers[FAILURE_HEADERS.reason]}`).sort()).toEqual([...bad].map(([o, b]) => `${o} ${b.reason}`).sort());
+      expect(decodedOf(h).map((r) => r.offset).sort((a, b) => a - b)).toEqual([...Array(TOTAL).keys()].filter((o) => !bad.has(o)));
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('at parallelizationFactor 4 without a destination, holds only the bad record\'s key: the keyed records after it run, the commit stays at it', async () => {
+    const h = await startRecorder({ topic, parallelizationFactor: 4, batchSize: 2, schemaRegistry: registrySpec('SOURCE') });
+    try {
+      const keyed = [...Array(TOTAL).keys()].filter((o) => !bad.has(o));
+      await waitFor('every keyed record', () => new Set(decodedOf(h).map((r) => r.offset)).size >= keyed.length, 30_000);
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(decodedOf(h).map((r) => r.offset).sort((a, b) => a - b)).toEqual(keyed);
+      // Offsets 7 and 8 share offset 4's (null) key: they wait behind it, so the commit stays at 4 with the rest done beyond it.
+      const committed = await committedMetadata(h.trigger.consumerGroupId, topic, 0);
+      const done = decodeMetadata(committed.metadata, committed.offset);
+      expect(committed.offset).toBe(4);
+      expect(done.kind === 'done' ? done.ranges.map((r) => `${r.from}-${r.until}`) : done.kind).toEqual(['5-6', '9-11']);
     } finally {
       await h.stop();
     }
