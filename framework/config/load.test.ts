@@ -127,6 +127,16 @@ describe('resolveService', () => {
     ]);
   });
 
+  it('takes ordering: unordered with parallelizationFactor above 1, and refuses it without', () => {
+    expect(only(service(orders({ topic: 'o', parallelizationFactor: 4, ordering: 'unordered' }))).ordering).toBe('unordered');
+    expect(only(service(orders({ topic: 'o', parallelizationFactor: 4, ordering: 'key' }))).ordering).toBeUndefined();
+    expect(errorOf(() => resolveService(service(orders({ topic: 'o', ordering: 'unordered' })), options)).split('\n')).toEqual([
+      'serverless.yml: 1 problem with the Sluice configuration:',
+      '  - functions.orders.events[0].sluice.ordering: unordered needs parallelizationFactor above 1 (got 1): one invocation of a partition at a time keeps its whole order. ' +
+        'Set parallelizationFactor: 2–10, or remove ordering.',
+    ]);
+  });
+
   it('checks no tuning rule while custom.sluice itself is invalid', () => {
     const doc = service(orders({ topic: 'o' }, { timeout: 300 }), { custom: { sluice: { maxPollIntervalMs: 600_000, concurrency: 0 } } });
     expect(errorOf(() => resolveService(doc, options)).split('\n').slice(1)).toEqual([

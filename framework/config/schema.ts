@@ -224,6 +224,13 @@ export const sluiceEventSchema = {
       maximum: 10,
       default: 1,
     },
+    ordering: {
+      description:
+        'ordering is what parallelizationFactor above 1 keeps in order: key (each key\'s records in offset order, records without a key in partition order) ' +
+        'or unordered (any record of the partition may run beside any other: for records whose order does not matter, such as a topic without keys).',
+      enum: ['key', 'unordered'],
+      default: 'key',
+    },
     ...engineSchema,
     groupInstanceId: {
       description:
@@ -373,6 +380,7 @@ export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
   bootstrapServers?: string | string[];
   batchSize?: number;
   parallelizationFactor?: number;
+  ordering?: 'key' | 'unordered';
   engine?: 'kafkajs' | 'librdkafka';
   groupProtocol?: 'consumer' | 'classic';
   groupInstanceId?: string;

@@ -102,6 +102,7 @@ export function buildTrigger(
     bootstrapServers,
     batchSize: event.batchSize ?? DEFAULT_BATCH_SIZE,
     parallelizationFactor: event.parallelizationFactor ?? 1,
+    ...(event.ordering === 'unordered' ? { ordering: 'unordered' as const } : {}),
     ...engine.settings,
     maximumBatchingWindowMs:
       event.maximumBatchingWindow === undefined ? DEFAULT_BATCHING_WINDOW_MS : event.maximumBatchingWindow * 1000,
@@ -113,6 +114,9 @@ export function buildTrigger(
     filterPatterns: filters.patterns,
     path: context.path,
   };
+  const orderingProblem = event.ordering === 'unordered' && trigger.parallelizationFactor === 1
+    ? `${context.path}.ordering: unordered needs parallelizationFactor above 1 (got ${trigger.parallelizationFactor}): one invocation of a partition at a time keeps its whole order. Set parallelizationFactor: 2–10, or remove ordering.`
+    : undefined;
   const groupProblem = event.consumerGroupId === undefined ? defaultGroupIdProblem(trigger.consumerGroupId, context.path) : undefined;
   if (access.access) trigger.access = access.access;
   if (event.arn !== undefined) trigger.eventSourceArn = event.arn;
@@ -121,7 +125,7 @@ export function buildTrigger(
   if (startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp !== undefined) {
     trigger.startingPositionTimestampMs = Math.round(event.startingPositionTimestamp * 1000);
   }
-  return { trigger, problems: [...(own?.problems ?? []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...engine.problems, ...failure.problems, ...filters.problems, ...access.problems, ...(registry?.problems ?? [])] };
+  return { trigger, problems: [...(own?.problems ?? []), ...(orderingProblem ? [orderingProblem] : []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...engine.problems, ...failure.problems, ...filters.problems, ...access.problems, ...(registry?.problems ?? [])] };
 }
 
 /** A positive number (numeric strings from `${env:…}` accepted), undefined when not set. */

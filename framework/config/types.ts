@@ -72,6 +72,11 @@ export interface TriggerSpec {
    * (framework/parallel/, docs/how-it-works.md).
    */
   parallelizationFactor: number;
+  /**
+   * What parallelizationFactor > 1 keeps in order: `key` (undefined: the default, also for a
+   * configuration packaged before the setting existed) or `unordered`, every record its own key.
+   */
+  ordering?: 'unordered';
   /** The Kafka client the member runs on (framework/config/engine.ts): kafkajs (default) or librdkafka. */
   engine: 'kafkajs' | 'librdkafka';
   /** The group protocol it joins with: classic, or consumer (KIP-848, librdkafka only). */

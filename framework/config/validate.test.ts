@@ -56,9 +56,14 @@ describe('sluice event schema', () => {
     ]);
   });
 
+  it('takes ordering key or unordered', () => {
+    expect(problemsOf({ topic: 'orders', parallelizationFactor: 4, ordering: 'unordered' })).toEqual([]);
+    expect(problemsOf({ topic: 'orders', parallelizationFactor: 4, ordering: 'none' })[0]).toMatch(/^functions\.orders\.events\[0\]\.sluice\.ordering: must be one of key, unordered \(got "none"\)\. ordering is what parallelizationFactor above 1 keeps in order/);
+  });
+
   it('lists the allowed names when nothing is close', () => {
     expect(problemsOf({ topic: 'orders', retries: 3 })).toEqual([
-      `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, parallelizationFactor, engine, groupProtocol, groupInstanceId, maximumBatchingWindow, ` +
+      `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, parallelizationFactor, ordering, engine, groupProtocol, groupInstanceId, maximumBatchingWindow, ` +
         'startingPosition, startingPositionTimestamp, consumerGroupId, enabled, maxPollIntervalMs, sessionTimeoutMs, ' +
         'heartbeatIntervalMs, concurrency, maxConsumerRestarts, maximumRetryAttempts, maximumRecordAgeInSeconds, bisectBatchOnFunctionError, ' +
         'functionResponseType, destinationConfig, filterPatterns, accessConfigurations, tls, arn, schemaRegistryConfig.',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NULL_KEY, nextChunks, orderingKey, type ScheduleInput } from './key-scheduler.ts';
+import { NULL_KEY, nextChunks, orderingKey, orderingKeyOf, type ScheduleInput } from './key-scheduler.ts';
 
 interface Rec {
   offset: number;
@@ -126,5 +126,18 @@ describe('orderingKey', () => {
     // A schema registry decoded the key: the raw bytes decide, not what the handler sees.
     expect(orderingKey({ key: Buffer.from('{"id":1}'), received: { key: Buffer.from([0, 0, 0, 0, 7, 2]) } })).toBe(orderingKey({ key: Buffer.from([0, 0, 0, 0, 7, 2]) }));
     expect(orderingKey({ key: Buffer.from('x'), received: { key: null } })).toBe(NULL_KEY);
+  });
+});
+
+describe('orderingKeyOf', () => {
+  it('is orderingKey by default, and each record its own key when unordered', () => {
+    const a = { offset: 1, key: Buffer.from('a') };
+    expect(orderingKeyOf(undefined)(a)).toBe(orderingKey(a));
+    const unordered = orderingKeyOf('unordered');
+    expect(unordered(a)).not.toBe(unordered({ ...a, offset: 2 }));
+    expect(unordered({ offset: 3, key: null })).not.toBe(unordered({ offset: 4, key: null }));
+    // Unordered, a plan fills chunks with records of one key or none side by side.
+    const pending = [0, 1, 2, 3, 4, 5].map((offset) => ({ offset, key: null }));
+    expect(nextChunks({ pending, keyOf: unordered, held: new Set([unordered(pending[0]!)]), slots: 3, batchSize: 2, maxOffset: 100 }).map((c) => c.map((p) => p.offset))).toEqual([[1, 2], [3, 4], [5]]);
   });
 });

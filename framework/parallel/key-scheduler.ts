@@ -75,3 +75,13 @@ export function orderingKey(record: { key: Buffer | null; received?: { key: Buff
   const raw = record.received ? record.received.key : record.key;
   return raw === null ? NULL_KEY : `k:${raw.toString('base64')}`;
 }
+
+export type OrderingKeyOf = (record: { offset: number; key: Buffer | null; received?: { key: Buffer | null } }) => string;
+
+/**
+ * The trigger's ordering key: orderingKey, or with `ordering: unordered` each record its own
+ * (its offset), so no record waits for another and a failing one holds only itself.
+ */
+export function orderingKeyOf(ordering: 'unordered' | undefined): OrderingKeyOf {
+  return ordering === 'unordered' ? (record) => `o:${record.offset}` : orderingKey;
+}

@@ -8,6 +8,7 @@ import { eventRecordBytes } from '../event/event-size.ts';
 import type { PartitionBatch } from '../kafka/group-member.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
 import { DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from './commit-metadata.ts';
+import { orderingKeyOf, type OrderingKeyOf } from './key-scheduler.ts';
 import { PartitionRun, type RunContext } from './partition-run.ts';
 import { PartitionState, pendingOf, type Pending } from './partition-state.ts';
 
@@ -34,7 +35,7 @@ export class ParallelPartitions {
   /** Runs the fetched `records` of the batch (`work`: what planWork made of those not filtered out). */
   async process(batch: PartitionBatch, records: readonly KafkaRecord[], work: readonly WorkItem[], batchEnd: number): Promise<void> {
     const state = await this.stateFor(batch);
-    state.admit(records, verdicts(work), batchEnd, windowFor(this.metadataMaxBytes));
+    state.admit(records, verdicts(work, orderingKeyOf(this.c.trigger.ordering)), batchEnd, windowFor(this.metadataMaxBytes));
     const run = new PartitionRun(
       {
         ...this.c,
@@ -122,12 +123,12 @@ export class ParallelPartitions {
 }
 
 /** What each record not filtered out becomes: a record to invoke, or one to give up on alone. */
-function verdicts(work: readonly WorkItem[]): Map<number, Pending> {
+function verdicts(work: readonly WorkItem[], keyOf: OrderingKeyOf): Map<number, Pending> {
   const out = new Map<number, Pending>();
   for (const item of work) {
     for (const record of item.records) {
       const giveUp = item.giveUp && { reason: item.giveUp, ...(item.error ? { error: item.error } : {}) };
-      out.set(record.offset, giveUp ? pendingOf(record, item.bytes, giveUp) : pendingOf(record, eventRecordBytes(record)));
+      out.set(record.offset, giveUp ? pendingOf(record, item.bytes, giveUp, keyOf) : pendingOf(record, eventRecordBytes(record), undefined, keyOf));
     }
   }
   return out;

@@ -24,7 +24,7 @@ import { withHeartbeats } from '../poller/keep-alive.ts';
 import { settle } from '../poller/settle.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
 import { windowFor } from './commit-metadata.ts';
-import { nextChunks, orderingKey } from './key-scheduler.ts';
+import { nextChunks, orderingKeyOf, type OrderingKeyOf } from './key-scheduler.ts';
 import type { CommitPoint, Lane, PartitionState, Pending } from './partition-state.ts';
 
 /** The longest a partition at its log end waits with held work before fetching again (records written meanwhile wait no longer). */
@@ -56,12 +56,16 @@ export class PartitionRun {
   private commitAgain = false;
   private failure: unknown;
   private due: { at: number; reached: Promise<void> } | undefined;
+  /** The trigger's ordering key (key-scheduler.ts): what a running or held chunk holds. */
+  private readonly keyOf: OrderingKeyOf;
 
   constructor(
     private readonly c: RunContext,
     private readonly batch: PartitionBatch,
     private readonly state: PartitionState,
-  ) {}
+  ) {
+    this.keyOf = orderingKeyOf(c.trigger.ordering);
+  }
 
   async run(): Promise<void> {
     const { batch } = this;
@@ -96,7 +100,7 @@ export class PartitionRun {
     const slots = trigger.parallelizationFactor - this.running.size;
     if (slots <= 0 || state.pending.length === 0) return;
     const held = new Set<string>();
-    for (const lane of [...this.running.keys(), ...state.held]) for (const item of lane.items) for (const r of item.records) held.add(orderingKey(r));
+    for (const lane of [...this.running.keys(), ...state.held]) for (const item of lane.items) for (const r of item.records) held.add(this.keyOf(r));
     const window = windowFor(this.c.metadataMaxBytes());
     const chunks = nextChunks({
       pending: state.pending, keyOf: (p) => p.key, held, slots, batchSize: trigger.batchSize,
@@ -188,7 +192,7 @@ export class PartitionRun {
       c.events.emit('poller.bisected', { functionName: c.trigger.functionName, topic: batch.topic, partition: batch.partition, firstOffset: from, sizes: halves.map((h) => h.length) });
       const [first, second] = halves.map((records): WorkItem => ({ records, attempts: 0, bytes: 0, remembered: true, ...(error ? { error } : {}) }));
       // Halves that share no key need not wait for each other: the second becomes a lane of its own, due now.
-      const keysOf = (items: WorkItem[]) => new Set(items.flatMap((i) => i.records.map(orderingKey)));
+      const keysOf = (items: WorkItem[]) => new Set(items.flatMap((i) => i.records.map(this.keyOf)));
       const firstKeys = keysOf([first!, ...lane.items.slice(1)]);
       if ([...keysOf([second!])].some((k) => firstKeys.has(k))) lane.items.splice(0, 1, first!, second!);
       else {

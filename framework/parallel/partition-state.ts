@@ -16,13 +16,13 @@ import type { FailureReason } from '../failure/policy.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
 import { clampRanges, committable, inRanges, type OffsetRange } from './done-ranges.ts';
 import { encodeMetadata, windowFor } from './commit-metadata.ts';
-import { orderingKey } from './key-scheduler.ts';
+import { orderingKey, type OrderingKeyOf } from './key-scheduler.ts';
 
 /** A fetched record that is owed and has not started. */
 export interface Pending {
   offset: number;
   record: KafkaRecord;
-  /** Its ordering key (key-scheduler.ts, orderingKey): made by pendingOf only. */
+  /** Its ordering key (key-scheduler.ts, orderingKeyOf): made by pendingOf only. */
   key: string;
   /** Bytes the record adds to an event (eventRecordBytes), or for a give-up the event it alone would be. */
   bytes: number;
@@ -31,9 +31,9 @@ export interface Pending {
   error?: string;
 }
 
-/** A record to invoke (`bytes`: what it adds to an event), or with `giveUp` one to give up on alone. */
-export function pendingOf(record: KafkaRecord, bytes: number, giveUp?: { reason: FailureReason; error?: string }): Pending {
-  const p: Pending = { offset: record.offset, record, key: orderingKey(record), bytes };
+/** A record to invoke (`bytes`: what it adds to an event), or with `giveUp` one to give up on alone; `keyOf`: the trigger's ordering. */
+export function pendingOf(record: KafkaRecord, bytes: number, giveUp?: { reason: FailureReason; error?: string }, keyOf: OrderingKeyOf = orderingKey): Pending {
+  const p: Pending = { offset: record.offset, record, key: keyOf(record), bytes };
   if (giveUp) Object.assign(p, { giveUp: giveUp.reason }, giveUp.error ? { error: giveUp.error } : {});
   return p;
 }

@@ -101,7 +101,12 @@ export function createPoller(o: PollerOptions): Poller {
       })
     : undefined;
 
-  if (parallel) logger.info(`up to ${trigger.parallelizationFactor} invocations of a partition at once: each key's records in offset order; records without a key in partition order among themselves, one invocation at a time`);
+  if (parallel) {
+    const order = trigger.ordering === 'unordered'
+      ? 'in no order (ordering: unordered): a failing record holds only itself'
+      : 'each key\'s records in offset order; records without a key in partition order among themselves, one invocation at a time';
+    logger.info(`up to ${trigger.parallelizationFactor} invocations of a partition at once: ${order}`);
+  }
 
   const registryWaits = new Map<number, number>();
   /** The batch through the schema registry; undefined when the registry did not answer and the batch waits. */

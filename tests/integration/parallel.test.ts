@@ -88,6 +88,42 @@ describe('parallelizationFactor', () => {
     expect(invoked).toEqual(later);
   });
 
+  it('ordering: unordered runs a topic without keys many at once (key ordering runs it one at a time), and a failing record holds only itself', async () => {
+    const count = 300;
+    const topic = uniqueName('pf-keyless');
+    topics.push(topic);
+    await createTopic(topic, 1);
+    await produce(topic, Array.from({ length: count }, (_, i) => ({ key: null, value: `v${i}`, partition: 0 })));
+    const run = async (ordering: 'key' | 'unordered') => {
+      const h = await startRecorder({ topic, batchSize: 5, parallelizationFactor: 10, ordering: ordering === 'unordered' ? 'unordered' : undefined, failure: failurePolicy({ bisectBatchOnFunctionError: true }), env: { SLEEP_MS: '30', FAIL_AT_OFFSET: '57', FAIL_TIMES: '3' } });
+      harnesses.push(h);
+      const spans = recordIntervals(h.events);
+      await waitFor('all committed', async () => (await committed(h, topic)) === count, 90_000);
+      const seen = h.seen();
+      const report = checkKeyOrder(seen, spans);
+      const ok = new Set(seen.filter((s) => spans.get(s.requestId)?.ok).flatMap(recordsOf).map((r) => r.offset));
+      // What ran past offset 57 while it failed: begun after its first failure, before its success.
+      const of57 = seen.filter((s) => recordsOf(s).some((r) => r.offset === 57)).map((s) => spans.get(s.requestId)!);
+      const firstFailure = of57.find((sp) => !sp.ok)!.end;
+      const success = of57.find((sp) => sp.ok)!.start;
+      const pastWhileFailing = seen.filter((s) => { const sp = spans.get(s.requestId); return sp && sp.start > firstFailure && sp.start < success && recordsOf(s).some((r) => r.offset > 57); }).length;
+      console.log(`[parallel ${ordering}] ${seen.length} invocations of a keyless topic, at most ${report.maxInFlight} at once, ${pastWhileFailing} began past offset 57 while it failed, ${ok.size} ok`);
+      expect(ok.size).toBe(count);
+      expect(await committedMetadata(h.trigger.consumerGroupId, topic, 0)).toEqual({ offset: count, metadata: null });
+      await h.stop();
+      harnesses.splice(harnesses.indexOf(h), 1);
+      return { report, pastWhileFailing };
+    };
+    const keyed = await run('key');
+    expect(keyed.report.maxInFlight).toBe(1); // one (null) key: partition order
+    expect(keyed.report.overlaps).toEqual([]);
+    expect(keyed.pastWhileFailing).toBe(0);
+    const unordered = await run('unordered');
+    expect(unordered.report.maxInFlight).toBeGreaterThanOrEqual(5);
+    expect(unordered.report.maxInFlight).toBeLessThanOrEqual(10);
+    expect(unordered.pastWhileFailing).toBeGreaterThan(0);
+  });
+
   it('hands a partition from 1 member to 2 under load: the new owner skips what the metadata marks done, 0 overlaps, each key in order', async () => {
     const count = 8_000;
     const topic = uniqueName('pf-rebalance');
