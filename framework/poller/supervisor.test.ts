@@ -2,6 +2,8 @@
  * The supervisor's counting and ordering, with stand-in members (what a real consumer does on
  * a crash is proven against a real broker in tests/integration/health.test.ts).
  */
+import { createRequire } from 'node:module';
+import { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import type { SluiceError } from '../errors.ts';
 import type { GroupMember } from '../kafka/group-member.ts';
@@ -42,19 +44,27 @@ function harness(o: { maxConsumerRestarts?: number; failStart?: (n: number) => b
   return { supervisor, log, logged, hooks, giveUps, crash: (n: number, message = 'boom', error: Error = new Error(message)) => hooks[n - 1]!.onCrash(error) };
 }
 
+/** kafkajs's protocol error for a code, as its decoders make it (kafkajs/src/protocol/error.js). */
+const createErrorFromCode = createRequire(import.meta.url)('kafkajs/src/protocol/error').createErrorFromCode as (code: number) => Error;
+
 describe('Supervisor', () => {
   it('says a coordinator that is still loading is expected, as a warning, and an unknown crash as an error', async () => {
     const h = harness({ maxConsumerRestarts: 5 });
     await h.supervisor.start();
-    const loading = Object.assign(new Error('The coordinator is loading and hence can\'t process requests for this group'), { type: 'COORDINATOR_LOAD_IN_PROGRESS' });
-    h.crash(1, '', Object.assign(new Error('wrapped'), { originalError: loading }));
+    // kafkajs's own errors: the protocol error (its name for code 14 is GROUP_LOAD_IN_PROGRESS; the
+    // check once listed Java's names and never matched), wrapped as its runner retries it, and a
+    // KafkaJSNonRetriableError made from one, which keeps only the message (seen on a first start).
+    const loading = createErrorFromCode(14);
+    h.crash(1, '', new KafkaJSNumberOfRetriesExceeded(loading, { retryCount: 5, retryTime: 100 }));
     await tick(60);
-    h.crash(2, 'boom');
+    h.crash(2, '', new KafkaJSNonRetriableError(createErrorFromCode(15)));
+    await tick(60);
+    h.crash(3, 'boom');
     await tick(60);
     await h.supervisor.stop();
     const lines = h.logged.map((l) => JSON.parse(l) as { level: string; message: string });
-    expect(lines.find((l) => l.message.startsWith("the group's coordinator is not ready yet"))?.level).toBe('warn');
-    expect(lines.find((l) => l.message.startsWith('consumer stopped; restarting'))?.level).toBe('error');
+    expect(lines.filter((l) => l.message.startsWith("the group's coordinator is not ready yet")).map((l) => l.level)).toEqual(['warn', 'warn']);
+    expect(lines.filter((l) => l.message.startsWith('consumer stopped; restarting')).map((l) => l.level)).toEqual(['error']);
   });
 
   it('replaces a crashed member with a fresh one, after the old one stopped', async () => {

@@ -151,6 +151,24 @@ export class Supervisor {
   }
 }
 
-/** kafkajs's error says the group's coordinator cannot serve it yet: loading, not available, or moved. */
-const COORDINATOR_NOT_READY: ReadonlySet<string> = new Set(['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR']);
-const coordinatorNotReady = (e: unknown): boolean => hasKafkaErrorType(e, COORDINATOR_NOT_READY);
+/**
+ * kafkajs's error says the group's coordinator cannot serve it yet: loading, not available, or
+ * moved (codes 14–16, under kafkajs's own names in protocol/error.js, not Java's). A
+ * KafkaJSNonRetriableError made from one keeps only its message, so the messages count too.
+ */
+const COORDINATOR_NOT_READY: ReadonlySet<string> = new Set(['GROUP_LOAD_IN_PROGRESS', 'GROUP_COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR_FOR_GROUP']);
+const COORDINATOR_NOT_READY_MESSAGES: ReadonlySet<string> = new Set([
+  "The coordinator is loading and hence can't process requests for this group",
+  'The group coordinator is not available',
+  'This is not the correct coordinator for this group',
+]);
+const coordinatorNotReady = (e: unknown): boolean => hasKafkaErrorType(e, COORDINATOR_NOT_READY) || causeMessages(e).some((m) => COORDINATOR_NOT_READY_MESSAGES.has(m));
+
+function causeMessages(e: unknown): string[] {
+  const out: string[] = [];
+  for (let c = e as { message?: unknown; cause?: unknown; originalError?: unknown } | undefined, depth = 0; c && depth < 5; depth++) {
+    if (typeof c.message === 'string') out.push(c.message);
+    c = (c.cause ?? c.originalError) as typeof c;
+  }
+  return out;
+}
