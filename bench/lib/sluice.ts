@@ -21,6 +21,8 @@ export interface SluiceOptions {
   batchSize: number;
   /** Chunks of one partition run at once, 1–10; undefined for the default (1). */
   parallelizationFactor?: number;
+  /** `unordered`: parallelizationFactor keeps no order (undefined: the default, per key). */
+  ordering?: 'unordered';
   /** Whole seconds × 1000 (the setting is in seconds); undefined for the default (500 ms, as AWS). */
   maximumBatchingWindowMs?: number;
   concurrency: number;
@@ -64,6 +66,7 @@ export function benchTrigger(o: SluiceOptions): TriggerSpec {
           sluice: {
             topic: o.topic, bootstrapServers: o.brokers.join(','), batchSize: o.batchSize,
             ...(o.parallelizationFactor === undefined ? {} : { parallelizationFactor: o.parallelizationFactor }),
+            ...(o.ordering === undefined ? {} : { ordering: o.ordering }),
             ...(o.maximumBatchingWindowMs === undefined ? {} : { maximumBatchingWindow: o.maximumBatchingWindowMs / 1000 }),
             ...(o.engine === undefined ? {} : { engine: o.engine }),
             ...(o.groupInstanceId === undefined ? {} : { groupInstanceId: o.groupInstanceId }),

@@ -4,7 +4,9 @@
  * and then 10 (each on a topic and group of its own). Records/s is taken over the steady part
  * of each drain, from the 10% to the 90% record done, so the workers' cold starts and the last
  * chunks do not count; factor 10 is figured against factor 1 of the same run (ideal 10×).
- * Both engines drain in the same run: librdkafka's factor 10 against its own factor 1.
+ * Both engines drain in the same run: librdkafka's factor 10 against its own factor 1. Then a
+ * topic without keys at factor 10: with the default ordering its records share one key and run
+ * one chunk at a time; with `ordering: unordered` ten, each again against factor 1.
  */
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { createTopic, deleteTopics, preload, uniqueName } from '../lib/kafka.ts';
@@ -23,6 +25,8 @@ type Engine = 'kafkajs' | 'librdkafka';
 interface Drain {
   engine: Engine;
   factor: number;
+  /** Records without keys drained with `ordering: unordered`. */
+  unordered?: boolean;
   records: number;
   recordsPerSecond: number;
   /** Chunks in flight, averaged over the steady part (time-weighted). */
@@ -50,16 +54,23 @@ export const parallelization: Scenario = async (ctx) => {
       { scenario: 'parallelization', figure: `${engine}: ratio factor 10 / factor 1`, value: `${ratio.toFixed(2)}×`, target: '≥ 8×', met: ratio >= 8 },
       { scenario: 'parallelization', figure: `  ${engine}, factor 10: chunks in flight, mean over the steady part`, value: ten.meanInFlight.toFixed(1) },
     );
+    const keyless = await drain(ctx, engine, 10, ctx.quick ? 3_000 : 12_000, true);
+    const keylessRatio = keyless.recordsPerSecond / one.recordsPerSecond;
+    drains.push(keyless);
+    figures.push(
+      { scenario: 'parallelization', figure: `${engine}: no keys, factor 10, ordering: unordered, records/s (÷ factor 1 above)`, value: `${Math.round(keyless.recordsPerSecond)} (${keylessRatio.toFixed(2)}×)` },
+      { scenario: 'parallelization', figure: `  ${engine}, no keys, unordered: chunks in flight, mean over the steady part`, value: keyless.meanInFlight.toFixed(1) },
+    );
   }
   return { figures, data: { keys: KEYS, batchSize: BATCH_SIZE, sleepMs: SLEEP_MS, steady: STEADY, allMet: met, drains } };
 };
 
-/** Preloads `records` keyed records on a fresh 1-partition topic and drains them with `factor`. */
-async function drain(ctx: BenchContext, engine: Engine, factor: number, records: number): Promise<Drain> {
+/** Preloads `records` keyed records (`unordered`: records without keys) on a fresh 1-partition topic and drains them with `factor`. */
+async function drain(ctx: BenchContext, engine: Engine, factor: number, records: number, unordered = false): Promise<Drain> {
   const topic = uniqueName(`parallel-${engine}-${factor}`);
   await createTopic(ctx.kafka, topic, 1);
   // One request in flight: offsets follow the keys' round-robin.
-  await preload(ctx.kafka, topic, { records, partitions: 1, valueBytes: 100, keys: KEYS, inFlight: 1 });
+  await preload(ctx.kafka, topic, { records, partitions: 1, valueBytes: 100, ...(unordered ? {} : { keys: KEYS }), inFlight: 1 });
 
   /** [ms, records done so far] at each chunk's end; [ms, chunks in flight] at each change. */
   const done: Array<[number, number]> = [];
@@ -78,7 +89,7 @@ async function drain(ctx: BenchContext, engine: Engine, factor: number, records:
   const started = performance.now();
   const sluice = await startSluice({
     name: `bench-parallel-${engine}-${factor}`, brokers: ctx.brokers, topic, groupId: uniqueName(`parallel-${factor}-group`), engine,
-    batchSize: BATCH_SIZE, parallelizationFactor: factor, maximumBatchingWindowMs: 0, concurrency: 1, env: { BENCH_SLEEP_MS: String(SLEEP_MS) },
+    batchSize: BATCH_SIZE, parallelizationFactor: factor, ...(unordered ? { ordering: 'unordered' as const } : {}), maximumBatchingWindowMs: 0, concurrency: 1, env: { BENCH_SLEEP_MS: String(SLEEP_MS) },
   }, events);
   try {
     const idealMs = (records / (factor * BATCH_SIZE)) * SLEEP_MS;
@@ -91,8 +102,8 @@ async function drain(ctx: BenchContext, engine: Engine, factor: number, records:
   const recordsPerSecond = perSecond(to![1] - from![1], to![0] - from![0]);
   const meanInFlight = timeWeightedMean(inFlight, from![0], to![0]);
   const seconds = (performance.now() - started) / 1000;
-  ctx.log(`${engine}, factor ${factor}: ${records} records in ${seconds.toFixed(1)} s, ${batches} batches; steady ${Math.round(recordsPerSecond)} records/s, ${meanInFlight.toFixed(1)} chunks in flight`);
-  return { engine, factor, records, recordsPerSecond: round(recordsPerSecond, 1), meanInFlight: round(meanInFlight, 2), batches, seconds: round(seconds, 1) };
+  ctx.log(`${engine}, factor ${factor}${unordered ? ', no keys, unordered' : ''}: ${records} records in ${seconds.toFixed(1)} s, ${batches} batches; steady ${Math.round(recordsPerSecond)} records/s, ${meanInFlight.toFixed(1)} chunks in flight`);
+  return { engine, factor, ...(unordered ? { unordered } : {}), records, recordsPerSecond: round(recordsPerSecond, 1), meanInFlight: round(meanInFlight, 2), batches, seconds: round(seconds, 1) };
 }
 
 /** The mean of a step function given as [time, value] changes, over [from, to]. */
