@@ -26,7 +26,7 @@ async function main(): Promise<number> {
   let brokers = process.env['KAFKA_BROKERS']?.trim();
   let stopBroker = async () => {};
   if (!brokers) {
-    const broker = await ensureBroker({ instanceDir: path.join(ROOT, '.sluice', 'kafka-test'), port: 39092, freshData: true, log: (l) => console.log(`[kafka] ${l}`) });
+    const broker = await ensureBroker({ instanceDir: path.join(ROOT, '.sluice', 'kafka-test'), port: 28092, freshData: true, log: (l) => console.log(`[kafka] ${l}`) });
     brokers = broker.bootstrap;
     if (broker.startedHere) stopBroker = () => broker.stop();
   }

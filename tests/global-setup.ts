@@ -1,5 +1,5 @@
 /**
- * Starts the Kafka the integration and end-to-end tests need (a single node on port 39092 whose
+ * Starts the Kafka the integration and end-to-end tests need (a single node on port 28092 whose
  * data is wiped whenever a new broker is started, so each run begins clean), or uses the cluster
  * named by KAFKA_BROKERS. Tests read the address with `inject('kafkaBrokers')`.
  * A broker left running by an interrupted run is reused as is, and left running afterwards.
@@ -16,7 +16,7 @@ declare module 'vitest' {
 }
 
 const INSTANCE_DIR = join(fileURLToPath(new URL('..', import.meta.url)), '.sluice', 'kafka-test');
-const PORT = 39092;
+const PORT = 28092; // controller 28093; below Linux's ephemeral range (32768+), so no client socket can hold it when the broker starts
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env['KAFKA_BROKERS']?.trim();

@@ -26,7 +26,7 @@ import { engineUnderTest, FIXTURES, recordsOf, type Seen } from '../support/harn
 import { testLogger, uniqueName, waitFor } from '../support/kafka.ts';
 
 const INSTANCE_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), '.sluice', 'kafka-sasl');
-const PORT = 39590; // SASL_PLAINTEXT on 39592
+const PORT = 28600; // SASL_PLAINTEXT on 28602; below Linux's ephemeral range (32768+): this broker starts mid-suite
 const ALICE = { name: 'alice', password: 'alice-Sc4am-secret' };
 const WRONG = 'not-alices-password';
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:sluice-test/kafka-alice-AbC123';
@@ -151,7 +151,7 @@ describe('SASL/SCRAM from accessConfigurations', () => {
       (e: unknown) => e as Error,
     );
     expect(isConfigError(error)).toBe(true);
-    expect(error?.message).toMatch(/^Kafka at 127\.0\.0\.1:39592 refused the credentials \(SASL SCRAM SHA512 authentication failed/);
+    expect(error?.message).toMatch(/^Kafka at 127\.0\.0\.1:28602 refused the credentials \(SASL SCRAM SHA512 authentication failed/);
     expect(error?.message).toContain('Check the username and password in the secret that accessConfigurations names');
     for (const text of [error?.message ?? '', ...lines]) {
       expect(text).not.toContain(WRONG);
@@ -173,7 +173,7 @@ describe('SASL/SCRAM from accessConfigurations', () => {
     await member.stop();
     expect(isConfigError(error)).toBe(true);
     expect(error?.message).toMatch(
-      /^functions\.recorder\.events\[0\]\.sluice: Kafka at 127\.0\.0\.1:39592 refused the credentials \(SASL authentication error: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512\)\. Check the username and password/,
+      /^functions\.recorder\.events\[0\]\.sluice: Kafka at 127\.0\.0\.1:28602 refused the credentials \(SASL authentication error: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512\)\. Check the username and password/,
     );
     expect(tookMs).toBeLessThan(10_000);
     for (const text of [error?.message ?? '', ...lines]) {

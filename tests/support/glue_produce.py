@@ -13,7 +13,7 @@ and ProtobufWireFormatEncoder):
               name, then the message; for JSON the UTF-8 text.
 
 Reads one JSON document from stdin:
-  {"brokers": "127.0.0.1:39092", "topic": "t", "workdir": "/tmp/x", "produce": true,
+  {"brokers": "127.0.0.1:28092", "topic": "t", "workdir": "/tmp/x", "produce": true,
    "records": [{"partition": 0, "key": "<base64>|null", "value": <value>}]}
 where <value> is null (a tombstone), {"raw": "<base64>"} (bytes as they are), or
   {"format": "avro", "schema": "<Avro JSON>", "data": {...}, "versionId": "<uuid>", "compression": "none|zlib"}

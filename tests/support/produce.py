@@ -1,7 +1,7 @@
 """An independent producer for tests: librdkafka (Python's confluent-kafka wheel), not kafkajs.
 
 Reads one JSON document from stdin:
-  {"brokers": "127.0.0.1:39092", "topic": "t", "compression": "lz4",
+  {"brokers": "127.0.0.1:28092", "topic": "t", "compression": "lz4",
    "records": [{"partition": 0, "key": "<base64>|null", "value": "<base64>|null",
                 "headers": [["name", "<base64>"]], "timestamp": 1767225600000}]}
 produces every record in order (batched, so each codec compresses whole batches), waits for
