@@ -20,6 +20,8 @@ export type ParallelContext = Omit<RunContext, 'metadataMaxBytes' | 'metadataToo
   envelopeBytes(partition: number): number;
   /** Bytes the client adds to the metadata it sends: librdkafka's binding ends it with C's NUL. */
   metadataBytesAdded?: number;
+  /** The member reads a partition the group never committed from the log end (starting-position.ts): its first fetch is committed at once. */
+  uncommittedFromLatest?: boolean;
 };
 
 export class ParallelPartitions {
@@ -67,19 +69,23 @@ export class ParallelPartitions {
       known = undefined;
     }
     if (known?.joinId === batch.joinId) return known;
-    let commit = await this.committed(batch);
+    let { commit, read } = await this.committed(batch);
     // A commit past the log's end is of a log that is gone (recreated, truncated): kafkajs reads this one from its start.
     if (commit && commit.offset > batch.highWatermark) commit = undefined;
+    // Only a group that holds no commit starts at the first fetch without committing it; a commit set
+    // aside above (or not read) is overwritten by the first commit, at once, so a restart never resumes there.
+    const uncommitted = read && commit === undefined && !this.c.uncommittedFromLatest;
     if (known && commit && known.basis?.next === commit.offset && known.basis.metadata === commit.metadata) {
       known.joinId = batch.joinId;
       return known;
     }
-    const state = this.fromCommit(batch, commit);
+    const state = this.fromCommit(batch, commit, uncommitted);
     this.states.set(key, state);
     return state;
   }
 
-  private async committed(batch: PartitionBatch): Promise<{ offset: number; metadata: string | null } | undefined> {
+  /** The group's commit of the partition (`read`: false when it could not be read). */
+  private async committed(batch: PartitionBatch): Promise<{ commit: { offset: number; metadata: string | null } | undefined; read: boolean }> {
     let read = this.reads.get(batch.joinId);
     if (!read) {
       this.reads.clear(); // an older join's reads say nothing now
@@ -87,16 +93,16 @@ export class ParallelPartitions {
       this.reads.set(batch.joinId, read);
     }
     try {
-      return (await read).get(batch.partition);
+      return { commit: (await read).get(batch.partition), read: true };
     } catch (e) {
       this.reads.delete(batch.joinId);
       this.c.logger.warn('could not read the group\'s commit metadata: records its last owner finished beyond the committed offset are invoked again', { partition: batch.partition, error: e });
-      return undefined;
+      return { commit: undefined, read: false };
     }
   }
 
-  private fromCommit(batch: PartitionBatch, commit: { offset: number; metadata: string | null } | undefined): PartitionState {
-    if (!commit) return new PartitionState(batch.joinId, undefined);
+  private fromCommit(batch: PartitionBatch, commit: { offset: number; metadata: string | null } | undefined, uncommitted: boolean): PartitionState {
+    if (!commit) return new PartitionState(batch.joinId, undefined, [], null, uncommitted);
     const decoded = decodeMetadata(commit.metadata, commit.offset);
     const ids = { functionName: this.c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: commit.offset };
     if (decoded.kind === 'done') {

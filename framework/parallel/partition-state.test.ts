@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { KafkaRecord } from '../event/record.ts';
 import { decodeMetadata } from './commit-metadata.ts';
+import { orderingKey } from './key-scheduler.ts';
 import { PartitionState, pendingOf, type Pending } from './partition-state.ts';
 
 const record = (offset: number, key: string | null = `k${offset % 3}`): KafkaRecord =>
   ({ topic: 't', partition: 0, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: key === null ? null : Buffer.from(key), value: Buffer.from('v'), headers: [] }) as unknown as KafkaRecord;
 /** Every record kept (none filtered out) unless listed in `filtered`. */
 const verdicts = (records: KafkaRecord[], filtered: number[] = []) =>
-  new Map<number, Pending>(records.filter((r) => !filtered.includes(r.offset)).map((r) => [r.offset, pendingOf(r, 10)]));
+  new Map<number, Pending>(records.filter((r) => !filtered.includes(r.offset)).map((r) => [r.offset, pendingOf(r, 10, undefined, orderingKey)]));
 const batch = (from: number, to: number, skip: number[] = []) => Array.from({ length: to - from + 1 }, (_, i) => record(from + i)).filter((r) => !skip.includes(r.offset));
 const ranges = (s: PartitionState) => {
   const point = s.commitPoint(4096)!;
@@ -28,7 +29,7 @@ describe('PartitionState', () => {
   });
 
   it('starts from the first fetch when the group has no commit: nothing to commit until a record is done', () => {
-    const s = new PartitionState('m/1', undefined);
+    const s = new PartitionState('m/1', undefined, [], null, true);
     const records = batch(5, 8);
     s.admit(records, verdicts(records), 9, 1000);
     // What a commit now would say is where the partition starts: the same as no commit (the walk printed '@ 5' then '@ 6').
@@ -36,6 +37,10 @@ describe('PartitionState', () => {
     expect(s.basis).toEqual({ next: 5, metadata: null });
     s.done([5]);
     expect(s.commitPoint(4096)).toMatchObject({ next: 6, metadata: null });
+    // A group commit set aside (stale, or not read) is no basis: the first fetch is committed over it.
+    const stale = new PartitionState('m/1', undefined);
+    stale.admit(records, verdicts(records), 9, 1000);
+    expect(stale.basis).toBeUndefined();
   });
 
   it('skips what it fetched before, and what the commit it started from marks done', () => {

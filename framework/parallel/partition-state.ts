@@ -16,7 +16,7 @@ import type { FailureReason } from '../failure/policy.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
 import { clampRanges, committable, inRanges, type OffsetRange } from './done-ranges.ts';
 import { encodeMetadata, windowFor } from './commit-metadata.ts';
-import { orderingKey, type OrderingKeyOf } from './key-scheduler.ts';
+import type { OrderingKeyOf } from './key-scheduler.ts';
 
 /** A fetched record that is owed and has not started. */
 export interface Pending {
@@ -32,7 +32,7 @@ export interface Pending {
 }
 
 /** A record to invoke (`bytes`: what it adds to an event), or with `giveUp` one to give up on alone; `keyOf`: the trigger's ordering. */
-export function pendingOf(record: KafkaRecord, bytes: number, giveUp?: { reason: FailureReason; error?: string }, keyOf: OrderingKeyOf = orderingKey): Pending {
+export function pendingOf(record: KafkaRecord, bytes: number, giveUp: { reason: FailureReason; error?: string } | undefined, keyOf: OrderingKeyOf): Pending {
   const p: Pending = { offset: record.offset, record, key: keyOf(record), bytes };
   if (giveUp) Object.assign(p, { giveUp: giveUp.reason }, giveUp.error ? { error: giveUp.error } : {});
   return p;
@@ -65,18 +65,28 @@ export class PartitionState {
   private seed: OffsetRange[];
   readonly pending: Pending[] = [];
   readonly held: Lane[] = [];
-  /** The commit this state was built from or last made: an unchanged group commit lets a rejoin keep the state. */
+  /**
+   * The commit this state was built from or last made (an unchanged group commit lets a rejoin keep
+   * the state); for a group with no commit at all, the first fetch's offset, so nothing is committed
+   * before a record is done.
+   */
   basis: CommitPoint | undefined;
   /** A record was left unfetched because it lies past the metadata's window (until a fetch takes one in again). */
   windowFull = false;
   /** The full window was said (once an episode). */
   windowWarned = false;
 
+  /**
+   * `uncommitted`: the group has no commit of the partition, as read (not one set aside as stale,
+   * nor a read that failed, nor a trigger reading such partitions from the log end): the first fetch
+   * is where it starts. Otherwise the first fetch's offset is committed at once, over what the group holds.
+   */
   constructor(
     public joinId: string,
     committed: number | undefined,
     seed: OffsetRange[] = [],
     metadata: string | null = null,
+    private readonly uncommitted = false,
   ) {
     this.end = committed;
     this.seed = seed;
@@ -103,9 +113,9 @@ export class PartitionState {
   admit(records: readonly KafkaRecord[], verdicts: ReadonlyMap<number, Pending>, batchEnd: number, window: number): number {
     if (records.length === 0) return 0;
     if (this.end === undefined) {
-      // The group had no commit: the first fetch's offset is where the partition starts, nothing to commit until it moves.
       this.end = records[0]!.offset;
-      this.basis = { next: this.end, metadata: null };
+      // The group has no commit: the first fetch's offset is where the partition starts, nothing to commit until it moves.
+      if (this.uncommitted) this.basis = { next: this.end, metadata: null };
     }
     const from = this.end;
     const maxOffset = (this.owed[0] ?? from) + window;

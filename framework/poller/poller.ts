@@ -93,6 +93,7 @@ export function createPoller(o: PollerOptions): Poller {
         trigger, events, logger, invoker: chunkInvoker, delivery, policy: processor, heartbeatIntervalMs: tuning.heartbeatIntervalMs, invocationsShown: !!o.invocationsShown, maxPayloadBytes,
         envelopeBytes: (partition) => envelopeBytes(source, trigger.topic, partition),
         ...(trigger.engine === 'librdkafka' ? { metadataBytesAdded: 1 } : {}),
+        ...(o.uncommittedFrom === 'latest' ? { uncommittedFromLatest: true } : {}),
         readCommitted: async () => {
           admin ??= ClusterAdmin.connect(kafka, o.brokers);
           admin.catch(() => (admin = undefined));
