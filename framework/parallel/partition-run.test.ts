@@ -14,13 +14,14 @@ import type { ChunkInvoker } from '../poller/chunk-invoker.ts';
 import type { Delivery } from '../poller/delivery.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
 import { decodeMetadata } from './commit-metadata.ts';
+import { orderingKeyOf } from './key-scheduler.ts';
 import { PartitionRun, type RunContext } from './partition-run.ts';
 import { PartitionState, pendingOf, type Pending } from './partition-state.ts';
 
 const record = (offset: number, key: string): KafkaRecord =>
   ({ topic: 't', partition: 0, offset, timestamp: Date.now(), timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] }) as unknown as KafkaRecord;
 
-const triggerWith = (batchSize: number) => ({ functionName: 'f', batchSize, parallelizationFactor: 2, timeoutMs: 1_000, failure: { maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined } }) as unknown as TriggerSpec;
+const triggerWith = (batchSize: number, ordering?: 'unordered') => ({ functionName: 'f', batchSize, parallelizationFactor: 2, ...(ordering ? { ordering } : {}), timeoutMs: 1_000, failure: { maximumRetryAttempts: -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined } }) as unknown as TriggerSpec;
 
 interface Setup {
   /** How long the invocation of a chunk starting at this offset takes. */
@@ -35,6 +36,9 @@ interface Setup {
   giveUps?: number[];
   /** The group's committed offset the state starts from (undefined: none). */
   committed?: number | undefined;
+  /** With `committed` undefined: the group holds no commit (else one was set aside or not read). */
+  uncommitted?: boolean;
+  ordering?: 'unordered';
 }
 
 function setup(records: KafkaRecord[], o: Setup) {
@@ -48,7 +52,7 @@ function setup(records: KafkaRecord[], o: Setup) {
     heartbeat: async () => undefined, isActive: o.active ?? (() => true), pauseFor: () => undefined, fetchFrom: () => undefined,
   } as unknown as PartitionBatch;
   const context: RunContext = {
-    trigger: triggerWith(o.batchSize ?? 2), events: new Instrumentation(), logger: createLogger('test', { level: 'error' }), heartbeatIntervalMs: 1_000, invocationsShown: false,
+    trigger: triggerWith(o.batchSize ?? 2, o.ordering), events: new Instrumentation(), logger: createLogger('test', { level: 'error' }), heartbeatIntervalMs: 1_000, invocationsShown: false,
     maxPayloadBytes: 6_000_000, envelopeBytes: 100,
     invoker: {
       invoke: async (_b: PartitionBatch, item: WorkItem) => {
@@ -84,8 +88,9 @@ function setup(records: KafkaRecord[], o: Setup) {
       maxBytes = 0;
     },
   };
-  const state = new PartitionState('m/1', 'committed' in o ? o.committed : 0);
-  const verdicts = new Map<number, Pending>(records.map((r) => [r.offset, o.giveUps?.includes(r.offset) ? pendingOf(r, 10, { reason: 'SCHEMA_NOT_FOUND' }) : pendingOf(r, 10)]));
+  const keyOf = orderingKeyOf(o.ordering);
+  const state = 'committed' in o ? new PartitionState('m/1', o.committed, [], null, o.uncommitted ?? false) : new PartitionState('m/1', 0);
+  const verdicts = new Map<number, Pending>(records.map((r) => [r.offset, pendingOf(r, 10, o.giveUps?.includes(r.offset) ? { reason: 'SCHEMA_NOT_FOUND' } : undefined, keyOf)]));
   state.admit(records, verdicts, records.at(-1)!.offset + 1, 24_432);
   return { run: new PartitionRun(context, batch, state), commits, invoked, shrunk, sends, state };
 }
@@ -101,10 +106,32 @@ describe('PartitionRun', () => {
 
   it('makes no commit for a partition the group never committed until a record is done', async () => {
     const records = [record(5, 'a'), record(6, 'b')];
-    const { run, commits } = setup(records, { durations: { 5: 30, 6: 5 }, batchSize: 1, committed: undefined });
+    const { run, commits } = setup(records, { durations: { 5: 30, 6: 5 }, batchSize: 1, committed: undefined, uncommitted: true });
     await run.run();
     // It once committed the first fetched offset (5) at the run's start: nothing had moved.
     expect(commits).toEqual([{ next: 5, done: 'ok:6-6' }, { next: 7, done: 'ok:none' }]);
+  });
+
+  it('commits the first fetched offset at once over a group commit it set aside (past the log end) or could not read', async () => {
+    const records = [record(5, 'a'), record(6, 'b')];
+    const { run, commits } = setup(records, { durations: { 5: 30, 6: 5 }, batchSize: 1, committed: undefined, uncommitted: false });
+    await run.run();
+    // A restart must not resume at the stale offset once the new log grows past it.
+    expect(commits[0]).toEqual({ next: 5, done: 'ok:none' });
+    expect(commits.at(-1)).toEqual({ next: 7, done: 'ok:none' });
+  });
+
+  it('ordering unordered: a failing record holds only itself, even records of its own key run past it', async () => {
+    const records = [record(0, 'a'), record(1, 'a'), record(2, 'a'), record(3, 'a')];
+    const { run, invoked, commits } = setup(records, { durations: {}, failOnce: [0], batchSize: 1, ordering: 'unordered' });
+    await run.run();
+    // 1-3 share 0's key and run while 0 waits for its retry (a later batch runs it); the commit stays at 0.
+    expect(invoked).toEqual([[0], [1], [2], [3]]);
+    expect(commits.at(-1)).toEqual({ next: 0, done: 'ok:1-3' });
+    // By key, they wait behind it.
+    const byKey = setup(records, { durations: {}, failOnce: [0], batchSize: 1 });
+    await byKey.run.run();
+    expect(byKey.invoked).toEqual([[0]]);
   });
 
   it('runs the keyed records past a record given up on whose send fails: only its (null) key waits', async () => {

@@ -58,6 +58,8 @@ export class PartitionRun {
   private due: { at: number; reached: Promise<void> } | undefined;
   /** The trigger's ordering key (key-scheduler.ts): what a running or held chunk holds. */
   private readonly keyOf: OrderingKeyOf;
+  /** What a retry holds back, for its lines: the records' keys, or (ordering: unordered) the records alone. */
+  private readonly waiting: string;
 
   constructor(
     private readonly c: RunContext,
@@ -65,6 +67,7 @@ export class PartitionRun {
     private readonly state: PartitionState,
   ) {
     this.keyOf = orderingKeyOf(c.trigger.ordering);
+    this.waiting = c.trigger.ordering === 'unordered' ? 'only they wait' : 'their keys wait';
   }
 
   async run(): Promise<void> {
@@ -172,7 +175,7 @@ export class PartitionRun {
       item.unreached = (item.unreached ?? 0) + 1;
       const delayMs = retryDelayMs(item.unreached, NOT_INVOKED_BACKOFF);
       const { offset } = item.records[0]!;
-      c.logger.warn('the function was not reached; retrying without spending an attempt, the key waits', { partition: batch.partition, offset, inARow: item.unreached, retryInMs: delayMs, error: `${result.error.name}: ${result.error.message}` });
+      c.logger.warn(`the function was not reached; retrying without spending an attempt, ${this.waiting}`, { partition: batch.partition, offset, inARow: item.unreached, retryInMs: delayMs, error: `${result.error.name}: ${result.error.message}` });
       c.events.emit('poller.retry_scheduled', { functionName: c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset, attempt: item.attempts, delayMs, notInvoked: true, keyWaits: true });
       return delayMs;
     }
@@ -205,7 +208,7 @@ export class PartitionRun {
       shaped.giveUp = decision.reason;
       return (await this.sent(shaped, failed, decision.reason)) ?? this.finish(lane, failed);
     }
-    c.logger[c.invocationsShown ? 'debug' : 'error']('invocation failed; the records will be retried, their keys wait', {
+    c.logger[c.invocationsShown ? 'debug' : 'error'](`invocation failed; the records will be retried, ${this.waiting}`, {
       partition: batch.partition, offsets: `${from}-${failed[failed.length - 1]!.offset}`, attempt: attempts, retryInMs: decision.delayMs, error,
     });
     const { maximumRetryAttempts, maximumRecordAgeMs } = c.trigger.failure;
@@ -290,7 +293,7 @@ export class PartitionRun {
 
   private windowFullOnce(end: number): void {
     const next = this.state.next ?? end;
-    this.c.logger.warn(`the commit metadata's window is full: nothing past offset ${end - 1} starts until offset ${next} is done (its key waits to retry); set destinationConfig.onFailure to move such records aside`, { partition: this.batch.partition, committed: next, windowOffsets: windowFor(this.c.metadataMaxBytes()) });
+    this.c.logger.warn(`the commit metadata's window is full: nothing past offset ${end - 1} starts until offset ${next} is done (it waits to retry); set destinationConfig.onFailure to move such records aside`, { partition: this.batch.partition, committed: next, windowOffsets: windowFor(this.c.metadataMaxBytes()) });
   }
 
   private reportInFlight(): void {
