@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --quick] [--only throughput,overhead,latency,memory,scale-out,container-start,parallelization,rebalance,engines]`
  *
- * Self-contained: starts the bench's own Kafka (.sluice/kafka-bench, port 39392), preloads
+ * Self-contained: starts the bench's own Kafka (.sluice/kafka-bench, port 28392), preloads
  * data, runs each scenario, stops everything, prints the table and a final JSON line, and
  * writes bench/results/<timestamp>.json and bench/results/latest.json. Every figure is a ratio
  * against a baseline measured in the same run, or a bound: timings here are noisy.

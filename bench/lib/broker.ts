@@ -1,6 +1,7 @@
 /**
  * The bench's own Kafka: a separate instance directory and port, so it never collides with
- * the tests (39092), `npm start` (29092) or anyone's running broker. Fresh data each start.
+ * the tests (28092), `npm start` (29092) or anyone's running broker. Fresh data each start; below
+ * Linux's ephemeral range (32768+), so no client socket can hold its port.
  */
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { ensureBroker, stopBroker, KAFKA_VERSION, type BrokerHandle } from '../.
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BENCH_KAFKA_DIR = join(REPO_ROOT, '.sluice', 'kafka-bench');
-export const BENCH_KAFKA_PORT = 39392;
+export const BENCH_KAFKA_PORT = 28392;
 export { KAFKA_VERSION };
 
 export async function startBenchBroker(log: (line: string) => void): Promise<BrokerHandle> {

@@ -218,7 +218,7 @@ export const sluiceEventSchema = {
       $comment: 'AWS: ParallelizationFactor (Kinesis and DynamoDB Streams; AWS has none for Kafka)',
       description:
         'parallelizationFactor is how many invocations of one partition may run at once, 1–10: ' +
-        'records with the same key stay in offset order, records without a key in partition order; 1 keeps the whole partition in order.',
+        'records with the same key stay in offset order, records without a key in partition order (ordering: unordered keeps none); 1 keeps the whole partition in order.',
       type: 'integer',
       minimum: 1,
       maximum: 10,

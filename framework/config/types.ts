@@ -69,7 +69,7 @@ export interface TriggerSpec {
   /**
    * Invocations of one partition at once (1–10, default 1). Above 1, records of one key are never
    * in two running invocations and run in offset order; records without a key share one key
-   * (framework/parallel/, docs/how-it-works.md).
+   * (framework/parallel/, docs/how-it-works.md); `ordering: unordered` keeps no order.
    */
   parallelizationFactor: number;
   /**

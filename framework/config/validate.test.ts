@@ -52,7 +52,7 @@ describe('sluice event schema', () => {
     expect(problemsOf({ topic: 'orders', parallelizationFactor: 10, engine: 'librdkafka' })).toEqual([]);
     expect(problemsOf({ topic: 'orders', parallelizationFactor: 11 })).toEqual([
       `${AT}.parallelizationFactor: must be at most 10 (got 11). parallelizationFactor is how many invocations of one partition may run at once, 1–10: ` +
-        'records with the same key stay in offset order, records without a key in partition order; 1 keeps the whole partition in order.',
+        'records with the same key stay in offset order, records without a key in partition order (ordering: unordered keeps none); 1 keeps the whole partition in order.',
     ]);
   });
 
