@@ -164,10 +164,11 @@ const COORDINATOR_NOT_READY_MESSAGES: ReadonlySet<string> = new Set([
 ]);
 const coordinatorNotReady = (e: unknown): boolean => hasKafkaErrorType(e, COORDINATOR_NOT_READY) || causeMessages(e).some((m) => COORDINATOR_NOT_READY_MESSAGES.has(m));
 
+/** The messages of kafkajs's errors along the chain of causes. */
 function causeMessages(e: unknown): string[] {
   const out: string[] = [];
-  for (let c = e as { message?: unknown; cause?: unknown; originalError?: unknown } | undefined, depth = 0; c && depth < 5; depth++) {
-    if (typeof c.message === 'string') out.push(c.message);
+  for (let c = e as { name?: unknown; message?: unknown; cause?: unknown; originalError?: unknown } | undefined, depth = 0; c && depth < 5; depth++) {
+    if (typeof c.message === 'string' && typeof c.name === 'string' && c.name.startsWith('KafkaJS')) out.push(c.message);
     c = (c.cause ?? c.originalError) as typeof c;
   }
   return out;
