@@ -11,6 +11,7 @@ import { FAILURE_HEADERS } from '../../framework/failure/failed-record.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { failurePolicy, recordsOf, startRecorder, type Harness, type RecorderOptions } from '../support/harness.ts';
 import { createTopic, deleteTopic, offsets, produce, readTopic, uniqueName, waitFor, type ReadRecord } from '../support/kafka.ts';
+import { decodeMetadata } from '../../framework/parallel/commit-metadata.ts';
 import { checkKeyOrder, committedMetadata, recordIntervals, type Interval } from '../support/parallel-oracle.ts';
 
 const FACTOR = 4;
@@ -41,6 +42,8 @@ describe('parallelizationFactor 4: the failure policy per chunk', () => {
     const spans = recordIntervals(h.events);
     await waitFor(`committed ${count}`, async () => (await offsets(h.trigger.consumerGroupId, o.topic))[0]!.committed === count, 90_000);
     const dead = sent > 0 ? await readTopic(`${o.topic}-failed`, sent) : [];
+    // readTopic stops at `sent`: the destination's log end says whether anything was sent twice.
+    expect((await offsets(uniqueName('reader'), `${o.topic}-failed`))[0]!.logEnd).toBe(sent);
     return { h, spans, dead, metadata: await committedMetadata(h.trigger.consumerGroupId, o.topic, 0) };
   };
 
@@ -117,7 +120,20 @@ describe('parallelizationFactor 4: the failure policy per chunk', () => {
       topic, batchSize: 1, filterPatterns: [{ value: { kind: ['order'] } }],
       failure: failurePolicy({ maximumRetryAttempts: 2, onFailure }), env: { POISON_OFFSETS: '7', SLEEP_MS: '50' },
     };
-    const { h, spans, dead, metadata } = await drain({ ...o, events: watchCommits(commits) }, count, 2);
+    // While offset 7 retries, the group's commit is read as a new owner would read it: the filtered records beyond it must be done there.
+    const heldAt7: Array<{ from: number; until: number }> = [];
+    let watching = true;
+    const group = uniqueName('group');
+    const watch = (async () => {
+      while (watching) {
+        const c = await committedMetadata(group, topic, 0).catch(() => undefined);
+        const d = c?.offset === 7 ? decodeMetadata(c.metadata, 7) : undefined;
+        if (d?.kind === 'done') heldAt7.splice(0, heldAt7.length, ...d.ranges);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const { h, spans, dead, metadata } = await drain({ ...o, consumerGroupId: group, events: watchCommits(commits) }, count, 2).finally(() => (watching = false));
+    await watch;
     const filtered = new Set([...Array(count).keys()].filter(skip));
     account('filter', h, spans, dead, count, filtered);
     expect(dead.map((d) => `${d.headers[FAILURE_HEADERS.offset]} ${d.headers[FAILURE_HEADERS.reason]}`).sort()).toEqual(['22 HeadersOverLimit', '7 RetryAttemptsExhausted']);
@@ -126,6 +142,9 @@ describe('parallelizationFactor 4: the failure policy per chunk', () => {
     const held = commits.filter((c) => c.offset === 7 && c.doneBeyond > 0);
     console.log(`[parallel filter] ${commits.length} commits; at offset 7 with records done beyond it: ${held.map((c) => c.doneBeyond).join(', ')}`);
     expect(held.length).toBeGreaterThan(0);
+    const filteredDone = [10, 15, 20, 25, 30, 35].filter((f) => heldAt7.some((r) => r.from <= f && f <= r.until));
+    console.log(`[parallel filter] the last commit read at offset 7 marked done ${heldAt7.map((r) => `${r.from}-${r.until}`).join(',')}: filtered ${filteredDone.join(',')} among them`);
+    expect(filteredDone.length).toBeGreaterThan(0);
     expect(metadata).toEqual({ offset: count, metadata: null });
   });
 
