@@ -48,6 +48,8 @@ export interface BrokerOptions {
   advertisedPort?: number;
   /** Also listen with SASL_SSL and OAUTHBEARER (Kafka's unsecured validator) on port + 3, with this PEM key and certificate (oauth.ts). */
   oauthBearer?: { keystorePemFile: string };
+  /** Further server.properties settings, after (and over) the defaults: a test of a broker configured unlike Kafka's defaults. */
+  settings?: Record<string, string | number | boolean>;
 }
 
 export interface BrokerHandle {
@@ -85,7 +87,7 @@ export async function ensureBroker(opts: BrokerOptions = {}): Promise<BrokerHand
     const running = await findRunning(paths, log);
     const sasl = opts.sasl && saslListener(cfg.port, cfg.controllerPort, opts.sasl.users, opts.sasl.authorizer);
     const oauth = opts.oauthBearer && oauthBearerListener(cfg.port, cfg.controllerPort, opts.oauthBearer.keystorePemFile);
-    const handle = running ? await reuse(running, cfg, paths, log) : await startNew(cfg, paths, opts.freshData ?? false, log, sasl, oauth, opts.advertisedPort);
+    const handle = running ? await reuse(running, cfg, paths, log) : await startNew(cfg, paths, opts.freshData ?? false, log, { sasl, oauth, advertisedPort: opts.advertisedPort, settings: opts.settings });
     return {
       ...handle,
       ...(sasl ? { saslBootstrap: `127.0.0.1:${sasl.port}` } : {}),
@@ -148,8 +150,10 @@ async function reuse(running: Running, cfg: ResolvedBrokerConfig, paths: Instanc
 }
 
 async function startNew(
-  cfg: ResolvedBrokerConfig, paths: InstancePaths, freshData: boolean, log: (line: string) => void, sasl?: SaslListener, oauth?: OAuthBearerListener, advertisedPort?: number,
+  cfg: ResolvedBrokerConfig, paths: InstancePaths, freshData: boolean, log: (line: string) => void,
+  extra: { sasl?: SaslListener | undefined; oauth?: OAuthBearerListener | undefined; advertisedPort?: number | undefined; settings?: Record<string, string | number | boolean> | undefined },
 ): Promise<BrokerHandle> {
+  const { sasl, oauth, advertisedPort, settings } = extra;
   const java = await checkJava(process.env);
   await ensureJars({ kafkaDir: KAFKA_DIR, libDir: LIB_DIR, version: KAFKA_VERSION, log });
   const extraPorts = [...(sasl ? [[sasl.port, 'SASL'] as const] : []), ...(oauth ? [[oauth.port, 'OAUTHBEARER'] as const] : [])];
@@ -160,7 +164,7 @@ async function startNew(
   }
   if (freshData) await rm(paths.dataDir, { recursive: true, force: true });
   await mkdir(paths.dataDir, { recursive: true });
-  await writeFile(paths.serverProperties, renderServerProperties({ port: cfg.port, controllerPort: cfg.controllerPort, dataDir: paths.dataDir, ...(sasl ? { sasl } : {}), ...(oauth ? { oauthBearer: oauth } : {}), ...(advertisedPort ? { advertisedPort } : {}) }));
+  await writeFile(paths.serverProperties, renderServerProperties({ port: cfg.port, controllerPort: cfg.controllerPort, dataDir: paths.dataDir, ...(sasl ? { sasl } : {}), ...(oauth ? { oauthBearer: oauth } : {}), ...(advertisedPort ? { advertisedPort } : {}), ...(settings ? { settings } : {}) }));
   await writeFile(paths.log4jProperties, renderLog4jProperties(paths.logFile));
   await rename(paths.logFile, paths.previousLogFile).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw err;

@@ -51,6 +51,12 @@ describe('renderServerProperties', () => {
   it('writes paths with forward slashes, since backslash is an escape in .properties', () => {
     expect(props.get('log.dirs')).toBe('C:/data/kafka');
   });
+
+  it('adds further settings once each, replacing a default of the same name', () => {
+    const lines = renderServerProperties({ port: 29092, controllerPort: 29093, dataDir: '/d', settings: { 'offset.metadata.max.bytes': 1024, 'message.max.bytes': 2048 } }).split('\n');
+    expect(lines.filter((l) => l.startsWith('offset.metadata.max.bytes='))).toEqual(['offset.metadata.max.bytes=1024']);
+    expect(lines.filter((l) => l.startsWith('message.max.bytes='))).toEqual(['message.max.bytes=2048']);
+  });
 });
 
 describe('renderServerProperties for a node of a cluster', () => {

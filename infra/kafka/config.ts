@@ -100,6 +100,8 @@ export function renderServerProperties(p: {
   port: number; controllerPort: number; dataDir: string; sasl?: SaslListener; oauthBearer?: OAuthBearerListener; cluster?: ClusterMember;
   /** Tell clients to connect to this port instead of `port` (a proxy in front of the broker, for fault tests). */
   advertisedPort?: number;
+  /** Set after the defaults, replacing any of the same name. */
+  settings?: Record<string, string | number | boolean>;
 }): string {
   const quorum: [string, string] = p.cluster
     ? ['controller.quorum.voters', p.cluster.voters.map((v) => `${v.nodeId}@127.0.0.1:${v.controllerPort}`).join(',')]
@@ -135,7 +137,9 @@ export function renderServerProperties(p: {
     ['socket.request.max.bytes', 4 * MAX_MESSAGE_BYTES],
   ];
   const withSasl = p.sasl ? withSaslListener(base, p.sasl) : base;
-  const props = p.oauthBearer ? withOAuthBearerListener(withSasl, p.oauthBearer, toPropertiesPath) : withSasl;
+  const listened = p.oauthBearer ? withOAuthBearerListener(withSasl, p.oauthBearer, toPropertiesPath) : withSasl;
+  const overridden = new Set(Object.keys(p.settings ?? {}));
+  const props = [...listened.filter(([k]) => !overridden.has(k)), ...Object.entries(p.settings ?? {})];
   return ['# Written by infra/kafka on every start; edit infra/kafka/config.ts instead.', ...props.map(([k, v]) => `${k}=${v}`), ''].join('\n');
 }
 
