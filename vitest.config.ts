@@ -54,7 +54,8 @@ export default defineConfig({
             'tests/integration/broker-restart.test.ts',
             'tests/integration/rdkafka-engine.test.ts',
             'tests/integration/{rdkafka-commit,rdkafka-producer}.test.ts',
-            'tests/integration/parallel-kill.test.ts',
+            // parallelizationFactor: a kill -9 mid-run, and a broker of its own with offset.metadata.max.bytes 1,024.
+            'tests/integration/{parallel-kill,parallel-metadata-bound}.test.ts',
             'tests/integration/static-membership.test.ts',
             // Authentication and TLS (their own brokers): SASL PLAIN/SCRAM, MSK IAM's OAUTHBEARER over TLS.
             'tests/integration/{sasl,msk-iam}.test.ts',

@@ -110,6 +110,26 @@ export class ClusterAdmin {
     }
   }
 
+  /**
+   * The longest offset-commit metadata every broker accepts (offset.metadata.max.bytes: the group's
+   * coordinator can be any of them), or undefined when the cluster does not let us read its
+   * configuration (DescribeConfigs refused, as an MSK IAM policy may).
+   */
+  async offsetMetadataMaxBytes(): Promise<number | undefined> {
+    const name = 'offset.metadata.max.bytes';
+    try {
+      const { brokers } = await this.admin.describeCluster();
+      const { resources } = await this.admin.describeConfigs({
+        includeSynonyms: false,
+        resources: brokers.map((b) => ({ type: ConfigResourceTypes.BROKER, name: String(b.nodeId), configNames: [name] })),
+      });
+      const values = resources.map((r) => Number(r.configEntries.find((e) => e.configName === name)?.configValue));
+      return values.length > 0 && values.every((v) => Number.isInteger(v) && v >= 0) ? Math.min(...values) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The largest record batch the brokers accept on `topic`: its max.message.bytes (the broker's message.max.bytes unless the topic overrides it). */
   async maxMessageBytes(topic: string): Promise<number> {
     const { resources } = await this.admin.describeConfigs({

@@ -23,7 +23,7 @@ describe('the terminal view', () => {
     const lines: string[] = [];
     attachTerminalView(events, (l) => lines.push(l));
     for (let attempt = 1; attempt <= 3; attempt++) events.emit('poller.retry_scheduled', { ...retry(attempt, true), keyWaits: true });
-    expect(lines.find((l) => l.includes('hint:'))).toContain('so it waits meanwhile with the later records of its key (none under ordering: unordered), and its partition once 24,432 offsets beyond it are done');
+    expect(lines.find((l) => l.includes('hint:'))).toContain('so it waits meanwhile with the later records of its key (none under ordering: unordered), and its partition once the commit metadata\'s window beyond it is done (24,432 offsets at Kafka\'s default offset.metadata.max.bytes)');
     const commit = (offset: number, doneBeyond: number) =>
       events.emit('poller.commit', { functionName: 'orders', groupId: 'g', topic: 'orders', partition: 0, offset, durationMs: 1, metadataBytes: doneBeyond ? 20 : 0, doneBeyond });
     lines.length = 0;

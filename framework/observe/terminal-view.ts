@@ -86,7 +86,7 @@ export function attachTerminalView(
         hinted.add(e.functionName);
         write(
           `  hint: ${e.functionName} retries a failing record until it succeeds (maximumRetryAttempts -1 and no maximumRecordAgeInSeconds, AWS's defaults), ` +
-            `${e.keyWaits ? 'so it waits meanwhile with the later records of its key (none under ordering: unordered), and its partition once 24,432 offsets beyond it are done' : 'so its partition waits meanwhile'}. To move past a record that keeps failing, set maximumRetryAttempts (e.g. 2) and destinationConfig.onFailure.destination (e.g. kafka://<topic>-failed).`,
+            `${e.keyWaits ? 'so it waits meanwhile with the later records of its key (none under ordering: unordered), and its partition once the commit metadata\'s window beyond it is done (24,432 offsets at Kafka\'s default offset.metadata.max.bytes)' : 'so its partition waits meanwhile'}. To move past a record that keeps failing, set maximumRetryAttempts (e.g. 2) and destinationConfig.onFailure.destination (e.g. kafka://<topic>-failed).`,
         );
       }
     }),

@@ -18,6 +18,8 @@ export type CommitReader = () => Promise<Map<number, { offset: number; metadata:
 export type ParallelContext = Omit<RunContext, 'metadataMaxBytes' | 'metadataTooLarge' | 'envelopeBytes'> & {
   readCommitted: CommitReader;
   envelopeBytes(partition: number): number;
+  /** The brokers' offset.metadata.max.bytes (ClusterAdmin.offsetMetadataMaxBytes); undefined when they do not say. */
+  readMetadataMaxBytes?: () => Promise<number | undefined>;
   /** Bytes the client adds to the metadata it sends: librdkafka's binding ends it with C's NUL. */
   metadataBytesAdded?: number;
   /** The member reads a partition the group never committed from the log end (starting-position.ts): its first fetch is committed at once. */
@@ -29,6 +31,8 @@ export class ParallelPartitions {
   /** The group's commits as one join found them: read once per join, for all its partitions. */
   private readonly reads = new Map<string, ReturnType<CommitReader>>();
   private metadataMaxBytes: number;
+  /** The brokers' bound, read once before the first batch (Kafka's default until then, and if it cannot be read). */
+  private bound: Promise<void> | undefined;
 
   constructor(private readonly c: ParallelContext) {
     this.metadataMaxBytes = DEFAULT_METADATA_MAX_BYTES - (c.metadataBytesAdded ?? 0);
@@ -36,6 +40,7 @@ export class ParallelPartitions {
 
   /** Runs the fetched `records` of the batch (`work`: what planWork made of those not filtered out). */
   async process(batch: PartitionBatch, records: readonly KafkaRecord[], work: readonly WorkItem[], batchEnd: number): Promise<void> {
+    await (this.bound ??= this.readBound());
     const state = await this.stateFor(batch);
     state.admit(records, verdicts(work, orderingKeyOf(this.c.trigger.ordering)), batchEnd, windowFor(this.metadataMaxBytes));
     const run = new PartitionRun(
@@ -118,6 +123,17 @@ export class ParallelPartitions {
       this.c.events.emit('poller.commit_metadata', { ...ids, kind: decoded.kind, skipped: 0, reason });
     }
     return new PartitionState(batch.joinId, commit.offset, [], commit.metadata);
+  }
+
+  private async readBound(): Promise<void> {
+    const read = await this.c.readMetadataMaxBytes?.().catch(() => undefined);
+    if (read === undefined) {
+      this.c.logger.debug(`the brokers' offset.metadata.max.bytes could not be read: assuming Kafka's default, ${DEFAULT_METADATA_MAX_BYTES}`, {});
+      return;
+    }
+    this.metadataMaxBytes = Math.max(0, read - (this.c.metadataBytesAdded ?? 0));
+    if (read === DEFAULT_METADATA_MAX_BYTES) return;
+    this.c.logger.info(`the brokers accept commit metadata of up to ${read} characters (offset.metadata.max.bytes; Kafka's default is ${DEFAULT_METADATA_MAX_BYTES}): done records beyond the committed offset are recorded within ${windowFor(this.metadataMaxBytes)} offsets`, {});
   }
 
   /** The broker refused metadata of `refusedAt` characters: its offset.metadata.max.bytes is lower than assumed. */

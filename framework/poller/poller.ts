@@ -88,17 +88,19 @@ export function createPoller(o: PollerOptions): Poller {
 
   // parallelizationFactor > 1: up to N chunks of a partition at once, in order per key (framework/parallel/).
   let admin: Promise<ClusterAdmin> | undefined;
+  const connectAdmin = (): Promise<ClusterAdmin> => {
+    admin ??= ClusterAdmin.connect(kafka, o.brokers);
+    admin.catch(() => (admin = undefined));
+    return admin;
+  };
   const parallel = trigger.parallelizationFactor > 1
     ? new ParallelPartitions({
         trigger, events, logger, invoker: chunkInvoker, delivery, policy: processor, heartbeatIntervalMs: tuning.heartbeatIntervalMs, invocationsShown: !!o.invocationsShown, maxPayloadBytes,
         envelopeBytes: (partition) => envelopeBytes(source, trigger.topic, partition),
         ...(trigger.engine === 'librdkafka' ? { metadataBytesAdded: 1 } : {}),
         ...(o.uncommittedFrom === 'latest' ? { uncommittedFromLatest: true } : {}),
-        readCommitted: async () => {
-          admin ??= ClusterAdmin.connect(kafka, o.brokers);
-          admin.catch(() => (admin = undefined));
-          return (await admin).committedWithMetadata(trigger.consumerGroupId, trigger.topic);
-        },
+        readCommitted: async () => (await connectAdmin()).committedWithMetadata(trigger.consumerGroupId, trigger.topic),
+        readMetadataMaxBytes: async () => (await connectAdmin()).offsetMetadataMaxBytes(),
       })
     : undefined;
 
