@@ -4,7 +4,8 @@
  * project's node_modules), so a bundle takes milliseconds.
  */
 import { build } from 'esbuild';
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { SluiceError } from '../errors.ts';
@@ -19,7 +20,12 @@ export interface Bundle {
   inputs: string[];
 }
 
-/** `version` > 0 names a rebuild's file apart, so a worker starting meanwhile never reads a half-written bundle. */
+/**
+ * `version` > 0 names a rebuild's file apart, so a worker starting meanwhile never reads a half-written bundle.
+ * The file is written beside its name and renamed into place: two pollers of one service (two members
+ * of a group on one machine) bundle the same function to the same path, and neither's worker may load
+ * the other's half-written file.
+ */
 export async function bundleHandler(rootDir: string, functionName: string, location: HandlerLocation, version = 0): Promise<Bundle> {
   const outDir = join(rootDir, '.sluice', 'build');
   await mkdir(outDir, { recursive: true });
@@ -31,7 +37,7 @@ export async function bundleHandler(rootDir: string, functionName: string, locat
     `serve(handlerModule, ${JSON.stringify(location.exportName)}, ${JSON.stringify(source)});`,
   ].join('\n');
   try {
-    const { metafile } = await build({
+    const { metafile, outputFiles } = await build({
       absWorkingDir: rootDir,
       metafile: true,
       stdin: { contents: entry, resolveDir: rootDir, sourcefile: `sluice:${functionName}`, loader: 'ts' },
@@ -42,10 +48,15 @@ export async function bundleHandler(rootDir: string, functionName: string, locat
       packages: 'external',
       sourcemap: 'inline',
       outfile,
+      write: false,
       logLevel: 'silent',
       // Bundled CommonJS code may call require(); give ESM output a real one.
       banner: { js: "import { createRequire as __sluiceCreateRequire } from 'node:module'; const require = __sluiceCreateRequire(import.meta.url);" },
     });
+    const [output] = outputFiles;
+    const partial = `${outfile}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
+    await writeFile(partial, output!.contents);
+    await rename(partial, outfile);
     const inputs = Object.keys(metafile.inputs)
       .filter((f) => !f.startsWith('sluice:'))
       .map((f) => resolve(rootDir, f))

@@ -1,0 +1,42 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleHandler } from './bundle.ts';
+
+describe('bundleHandler', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sluice-bundle-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('never shows a half-written bundle to a reader while other pollers of the service bundle the same function', async () => {
+    // A few MB of source, so a bundle takes many writes to land.
+    const big = Array.from({ length: 15_000 }, (_, i) => `  "k${i}": "${'x'.repeat(60)}",`).join('\n');
+    writeFileSync(join(root, 'handler.ts'), `const table = {\n${big}\n};\nexport const handler = async () => Object.keys(table).length;\n`);
+    const location = { file: join(root, 'handler.ts'), exportName: 'handler' };
+    const outfile = join(root, '.sluice', 'build', 'orders.mjs');
+
+    let building = true;
+    const torn: number[] = [];
+    let reads = 0;
+    const reader = (async () => {
+      while (building) {
+        try {
+          const text = readFileSync(outfile, 'utf8');
+          reads += 1;
+          if (!text.includes('//# sourceMappingURL=data:')) torn.push(text.length);
+        } catch {
+          // not there yet
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    for (let round = 0; round < 3; round += 1) {
+      await Promise.all(Array.from({ length: 4 }, () => bundleHandler(root, 'orders', location)));
+    }
+    building = false;
+    await reader;
+
+    expect(torn, `${torn.length} of ${reads} reads saw a partial bundle`).toEqual([]);
+    expect(readdirSync(join(root, '.sluice', 'build'))).toEqual(['orders.mjs']);
+  });
+});
