@@ -8,6 +8,7 @@ import { describeCause, isAuthenticationFailure } from './client.ts';
 import { decodeMetadata } from '../parallel/commit-metadata.ts';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from './offsets-partition.ts';
 import { privateCluster } from './private-cluster.ts';
+import { waitForLeaders } from './topic-leaders.ts';
 
 export interface TopicRequest {
   topic: string;
@@ -81,12 +82,13 @@ export class ClusterAdmin {
     const missing = requests.filter((r) => !existing.has(r.topic));
     if (missing.length === 0) return [];
     await this.admin.createTopics({
-      waitForLeaders: true,
+      waitForLeaders: false, // kafkajs's wait gives up on an answer that only means "not yet" (topic-leaders.ts)
       topics: missing.map((r) => ({
         topic: r.topic, numPartitions: r.partitions ?? 1, replicationFactor: -1,
         ...(r.config ? { configEntries: Object.entries(r.config).map(([name, value]) => ({ name, value })) } : {}),
       })),
     });
+    await waitForLeaders(this.admin, missing.map((r) => r.topic));
     return missing.map((r) => r.topic);
   }
 
