@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * One runner, five tiers (and `installed`, one end-to-end test again on other Node.js versions). Unit tests sit beside the pure modules in framework/;
- * integration and end-to-end tests talk to a real Apache Kafka that tests/global-setup.ts
- * starts (or the cluster named by KAFKA_BROKERS), and the integration tier also gets the schema registry
- * tests/registry-setup.ts starts (or SCHEMA_REGISTRY_URL); the fault tier hurts the nodes of a local
- * three-node cluster that tests/faults/support/cluster-setup.ts starts. `npm test` runs the
- * fault tier after the others (`npm run test:faults` alone), so the two never share the cores.
+ * One runner, five tiers (and `installed`, one end-to-end test again on other Node.js versions, and
+ * `smoke`, a few integration files for `npm run test:quick`). Unit tests sit beside the pure modules
+ * in framework/; integration and end-to-end tests talk to a real Apache Kafka that
+ * tests/global-setup.ts starts (or the cluster named by KAFKA_BROKERS), and the integration tier
+ * also gets the schema registry tests/registry-setup.ts starts (or SCHEMA_REGISTRY_URL); the fault
+ * tier hurts the nodes of a local three-node cluster that tests/faults/support/cluster-setup.ts
+ * starts. `npm test` runs the tiers in lanes side by side (infra/suite/lanes.ts) and files side by
+ * side within a tier (maxWorkers); docs/testing.md has the times.
  */
 export default defineConfig({
   test: {
@@ -22,11 +24,24 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/regressions/*.test.ts', 'tests/e2e/**/*.test.ts', 'tests/docs/*.test.ts'],
           exclude: ['tests/integration/rdkafka-engine.test.ts', 'tests/integration/rdkafka-commit.test.ts', 'tests/integration/rdkafka-producer.test.ts', 'tests/integration/static-membership.test.ts'],
-          globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/tarball.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
-          // Tests share one broker and this machine has two cores: run files one at a time.
-          fileParallelism: false,
+          // Files run side by side: each has its own topics and groups on the shared broker, and
+          // they wait on it far more than they compute (docs/testing.md has the measurements).
+          maxWorkers: 4,
+        },
+      },
+      {
+        // `npm run test:quick`'s smoke of the integration tier (with the unit tier): consuming, committing,
+        // filters, failures and retries, a restart, two members, health, and a handler invoked by the CLI.
+        test: {
+          name: 'smoke',
+          include: ['tests/integration/{delivery,filter,restart,concurrency,group,failure,payload,progress-health}.test.ts', 'tests/e2e/invoke.test.ts'],
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          maxWorkers: 4,
         },
       },
       {
@@ -35,7 +50,7 @@ export default defineConfig({
         test: {
           name: 'installed',
           include: ['tests/e2e/installed-package.test.ts'],
-          globalSetup: ['tests/setup/prerequisites.ts', 'tests/global-setup.ts'],
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/tarball.ts', 'tests/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },
@@ -70,7 +85,7 @@ export default defineConfig({
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/engine-binding.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          maxWorkers: 3,
         },
       },
       {

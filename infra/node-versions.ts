@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBroker } from './kafka/broker.ts';
+import { testBroker } from '../tests/support/services.ts';
 import { ensureNode } from './npm-tools.ts';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,7 +26,7 @@ async function main(): Promise<number> {
   let brokers = process.env['KAFKA_BROKERS']?.trim();
   let stopBroker = async () => {};
   if (!brokers) {
-    const broker = await ensureBroker({ instanceDir: path.join(ROOT, '.sluice', 'kafka-test'), port: 28092, freshData: true, log: (l) => console.log(`[kafka] ${l}`) });
+    const broker = await testBroker((l) => console.log(`[kafka] ${l}`));
     brokers = broker.bootstrap;
     if (broker.startedHere) stopBroker = () => broker.stop();
   }
@@ -35,15 +35,20 @@ async function main(): Promise<number> {
   const results: string[] = [];
   let failed = false;
   try {
-    const pack = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['pack', '--json', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8', shell: process.platform === 'win32' });
-    if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
-    const tarball = path.join(packDir, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
+    let tarball = process.env['SLUICE_TARBALL']; // npm test packs once for every tier (infra/suite/run.ts)
+    if (!tarball) {
+      const pack = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['pack', '--json', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8', shell: process.platform === 'win32' });
+      if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
+      tarball = path.join(packDir, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
+    }
 
     for (const { major, binary } of nodes) {
       const version = spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout.trim();
       console.log(`\n== Node.js ${version}: unit tier and installed-package test (${binary})`);
       const t = Date.now();
-      const run = spawnSync(binary, [VITEST, 'run', '--project', 'unit', '--project', 'installed'], {
+      const reportDir = process.env['SLUICE_SUITE_REPORT_DIR']; // npm test counts the tests from vitest's JSON report
+      const reporters = reportDir ? ['--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reportDir, `node-versions-node${major}.json`)}`] : [];
+      const run = spawnSync(binary, [VITEST, 'run', '--project', 'unit', '--project', 'installed', ...reporters], {
         cwd: ROOT,
         stdio: 'inherit',
         env: { ...process.env, KAFKA_BROKERS: brokers, SLUICE_TARBALL: tarball },

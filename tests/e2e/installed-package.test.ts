@@ -10,10 +10,10 @@
  * package's helpers bundled in. `npm run test:node-versions` runs this file on Node.js 22 and 24.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { TriggerLag } from '../../framework/cli/lag-report.ts';
 import { buildEvent } from '../../framework/event/build-event.ts';
 import { ensureNode } from '../../infra/npm-tools.ts';
@@ -85,20 +85,14 @@ function run(command: string, args: string[], cwd: string, timeoutMs = 180_000):
 let tarball: string;
 
 beforeAll(() => {
-  // test:node-versions packs once for its runs (infra/node-versions.ts); what the tarball holds is checked on the first.
-  if (process.env.SLUICE_TARBALL) {
-    tarball = process.env.SLUICE_TARBALL;
-    return;
-  }
-  // npm pack runs prepare (npm run build): the tarball carries dist/, compiled now.
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], REPO)) as Array<{ filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>;
-  const { filename, size, unpackedSize, files } = packed[0]!;
-  const paths = files.map((f) => f.path);
-  console.log(`[package] ${filename}: ${paths.length} files, ${(size / 1024).toFixed(0)} KiB packed, ${(unpackedSize / 1024).toFixed(0)} KiB unpacked`);
+  // Packed once before the tier's files run (tests/setup/tarball.ts), or by npm test for every tier:
+  // packing here would rebuild dist/ under the files running beside this one.
+  tarball = inject('tarball');
+  const paths = run('tar', ['-tzf', tarball], REPO).split('\n').filter(Boolean).map((p) => p.replace(/^package\//, ''));
+  console.log(`[package] ${basename(tarball)}: ${paths.length} files, ${(statSync(tarball).size / 1024).toFixed(0)} KiB packed`);
   expect(paths.filter((p) => /(^|\/)(tests?|bench|fixtures)\/|\.test\.|(^|\/)functions\//.test(p))).toEqual([]);
   expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]); // no TypeScript sources: nothing needs tsx
   expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/framework/plugin/index.cjs', 'dist/framework/handler/index.js', 'dist/framework/handler/index.d.ts', 'dist/infra/kafka/pom.xml']));
-  tarball = join(work, filename);
 }, 180_000);
 
 describe.each(CLIS)('the installed package, in a service of its own, with $spec', ({ spec, major }) => {

@@ -11,8 +11,9 @@ import type { FailurePolicy } from '../../framework/config/types.ts';
 import { startRecorder, type Harness } from '../support/harness.ts';
 import { createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
 import { moto } from '../support/moto.ts';
+import { testPort } from '../support/ports.ts';
 
-const server = moto(45567);
+const server = moto(testPort(28771));
 const aws = { endpoint: server.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };
 const policy = (onFailure: FailurePolicy['onFailure']): FailurePolicy => ({
   maximumRetryAttempts: 1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure,

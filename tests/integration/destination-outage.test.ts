@@ -14,6 +14,7 @@ import { FAILURE_HEADERS } from '../../framework/failure/failed-record.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { createTopic, deleteTopic, offsets, produce, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
 import { moto } from '../support/moto.ts';
+import { testPort } from '../support/ports.ts';
 
 const policy = (onFailure: FailurePolicy['onFailure']): FailurePolicy => ({
   maximumRetryAttempts: 0, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure,
@@ -22,8 +23,8 @@ const policy = (onFailure: FailurePolicy['onFailure']): FailurePolicy => ({
 describe('destination outage', () => {
   const topics: string[] = [];
   const harnesses: Harness[] = [];
-  const server = moto(45566);
-  const blackHolePort = 45567;
+  const server = moto(testPort(28772));
+  const blackHolePort = testPort(28773);
   const backAfterBlackHole = moto(blackHolePort);
   afterAll(async () => {
     await Promise.all(harnesses.map((h) => h.stop()));

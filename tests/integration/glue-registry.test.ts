@@ -25,8 +25,9 @@ import { failurePolicy, recordsOf, startRecorder, type Harness } from '../suppor
 import { brokers, createTopic, offsets, readTopic, uniqueName, waitFor, type ReadRecord } from '../support/kafka.ts';
 import { moto } from '../support/moto.ts';
 import { runPythonJson } from '../support/python.ts';
+import { testPort } from '../support/ports.ts';
 
-const server = moto(45568);
+const server = moto(testPort(28770));
 const REGION = 'us-east-1';
 /** moto's default account. */
 const ACCOUNT = '123456789012';

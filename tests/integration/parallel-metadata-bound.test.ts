@@ -5,8 +5,6 @@
  * Assuming 4,096 here, the window would be 24,432 offsets and invocations would run far past the
  * 1,024 characters' window. Runs on a broker of its own.
  */
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
 import { ClusterAdmin } from '../../framework/kafka/admin.ts';
@@ -16,9 +14,10 @@ import { Instrumentation } from '../../framework/observe/events.ts';
 import { DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from '../../framework/parallel/commit-metadata.ts';
 import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { testLogger, uniqueName, waitFor } from '../support/kafka.ts';
+import { testInstanceDir, testPort } from '../support/ports.ts';
 
-const INSTANCE_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), '.sluice', 'kafka-metadata-bound');
-const PORT = 28760; // controller 28761; below Linux's ephemeral range
+const INSTANCE_DIR = testInstanceDir('kafka-metadata-bound');
+const PORT = testPort(28760); // controller 28761; below Linux's ephemeral range
 const BOUND = 1024;
 const keyFor = (i: number) => (i % 10 === 9 ? null : `k${i % 100}`);
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it, inject } from 'vitest';
 import { uniqueName } from '../support/kafka.ts';
+import { testPort } from '../support/ports.ts';
 
 const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 
@@ -43,7 +44,7 @@ describe('the local schema registry (Confluent API)', () => {
   });
 
   it('is served under /apis/ccompat/v7 with BACKWARD as the global compatibility', async () => {
-    if (!process.env['SCHEMA_REGISTRY_URL']) expect(inject('schemaRegistryUrl')).toBe('http://127.0.0.1:28181/apis/ccompat/v7');
+    if (!process.env['SCHEMA_REGISTRY_URL']) expect(inject('schemaRegistryUrl')).toBe(`http://127.0.0.1:${testPort(28181)}/apis/ccompat/v7`);
     expect(await call('GET', '/config')).toEqual({ status: 200, body: { compatibilityLevel: 'BACKWARD' } });
   });
 

@@ -17,17 +17,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import kafkajs, { type Admin, type ITopicConfig } from 'kafkajs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { uniqueName, waitFor } from '../support/kafka.ts';
+import { testInstanceDir, testPort } from '../support/ports.ts';
 
 const { Kafka, logLevel, AclResourceTypes, AclOperationTypes, AclPermissionTypes, ResourcePatternTypes } = kafkajs;
 
-const INSTANCE_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), '.sluice', 'kafka-acl');
-const PORT = 28640; // SASL_PLAINTEXT on 28642; below Linux's ephemeral range (32768+), so no client socket can hold it
+const INSTANCE_DIR = testInstanceDir('kafka-acl');
+const PORT = testPort(28640); // SASL_PLAINTEXT on 28642; below Linux's ephemeral range (32768+), so no client socket can hold it
 const ALICE = { name: 'alice', password: 'alice-Acl-secret' };
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:sluice-test/kafka-acl-alice-AbC123';
 const SECRET_VAR = 'SLUICE_SECRET_SLUICE_TEST_KAFKA_ACL_ALICE';

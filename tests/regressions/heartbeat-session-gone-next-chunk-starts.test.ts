@@ -11,17 +11,17 @@
  * after B was given that partition by a later generation than A's own (an overlap).
  */
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import kafkajs, { type Admin } from 'kafkajs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
 import { startKafkaProxy, type KafkaProxy } from '../support/kafka-proxy.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { uniqueName, waitFor } from '../support/kafka.ts';
+import { testInstanceDir, testPort } from '../support/ports.ts';
 
-const INSTANCE_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), '.sluice', 'kafka-proxied');
-const PORT = 28650; // below Linux's ephemeral range (32768+), so no client socket can hold it
-const PROXY_PORT = 28654;
+const INSTANCE_DIR = testInstanceDir('kafka-proxied');
+const PORT = testPort(28650); // below Linux's ephemeral range (32768+), so no client socket can hold it
+const PROXY_PORT = testPort(28654);
 const SESSION_MS = 6_000;
 
 let broker: BrokerHandle;

@@ -2,15 +2,23 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCluster, type ClusterHandle } from '../../../infra/kafka/cluster.ts';
+import { portOffset } from '../../support/ports.ts';
 
-export const FAULT_CLUSTER = {
-  instanceDir: join(fileURLToPath(new URL('../../..', import.meta.url)), '.sluice', 'kafka-faults'),
-  // Below Linux's ephemeral range (32768-60999): right after the integration tier, thousands of
-  // loopback client sockets linger in TIME_WAIT, and one on a cluster port fails its bind.
-  basePort: 28500,
-};
+/**
+ * Ports 28500-28505 and `.sluice/kafka-faults`, each moved by the tier's SLUICE_TEST_PORT_OFFSET:
+ * the kafkajs and librdkafka fault tiers run at once, each on a cluster of its own. Below Linux's
+ * ephemeral range (32768-60999): while the integration tier runs, thousands of loopback client
+ * sockets linger in TIME_WAIT, and one on a cluster port would fail its bind.
+ */
+export function faultClusterConfig(env: NodeJS.ProcessEnv = process.env): { instanceDir: string; basePort: number } {
+  const offset = portOffset(env);
+  return {
+    instanceDir: join(fileURLToPath(new URL('../../..', import.meta.url)), '.sluice', offset ? `kafka-faults-${offset}` : 'kafka-faults'),
+    basePort: 28500 + offset,
+  };
+}
 
 /** A handle on the running cluster; a node left down by an earlier file is started again first. */
 export function faultCluster(): Promise<ClusterHandle> {
-  return ensureCluster({ ...FAULT_CLUSTER, log: (l) => console.log(`[kafka-faults] ${l}`) });
+  return ensureCluster({ ...faultClusterConfig(), log: (l) => console.log(`[kafka-faults] ${l}`) });
 }

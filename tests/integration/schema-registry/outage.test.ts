@@ -6,21 +6,20 @@
  * file, so the restarted one still has them), not the shared one of the other tests.
  */
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRegistry, type RegistryHandle } from '../../../infra/registry/registry.ts';
 import { recordsOf, startRecorder } from '../../support/harness.ts';
 import { createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../../support/kafka.ts';
 import { produceWithRegistry } from '../../support/registry-producer.ts';
 import { avroRecords, order, ORDER_AVRO } from './schemas.ts';
+import { testInstanceDir, testPort } from '../../support/ports.ts';
 
 /** The next version of the value schema (BACKWARD compatible: a new field with a default): a schema id the poller has not seen. */
 const ORDER_V2 = JSON.stringify({ ...JSON.parse(ORDER_AVRO), fields: [...JSON.parse(ORDER_AVRO).fields, { name: 'coupon', type: ['null', 'string'], default: null }] });
 const v2Records = (n: number) => Array.from({ length: n }, (_, i) => ({ value: { format: 'avro' as const, schema: ORDER_V2, data: { ...order(i), coupon: `c${i}` } } }));
 
-const INSTANCE_DIR = join(fileURLToPath(new URL('../../..', import.meta.url)), '.sluice', 'registry-outage-test');
-const start = () => ensureRegistry({ instanceDir: INSTANCE_DIR, port: 28191, managementPort: 28192, persistent: true, log: (l) => console.log(`[registry:outage] ${l}`) });
+const INSTANCE_DIR = testInstanceDir('registry-outage-test');
+const start = () => ensureRegistry({ instanceDir: INSTANCE_DIR, port: testPort(28191), managementPort: testPort(28192), persistent: true, log: (l) => console.log(`[registry:outage] ${l}`) });
 
 describe('schema registry: an outage mid-run', () => {
   const topic = uniqueName('sr-outage');
