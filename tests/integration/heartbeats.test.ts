@@ -38,7 +38,8 @@ describe.concurrent('heartbeats while a handler runs', () => {
     console.log(`[heartbeats ${_what}] chunk took ${ends[0]?.durationMs} ms; ${heartbeats} heartbeats sent meanwhile, ${failedHeartbeats} failed; joins ${h.joins.length}`);
     expect(ends).toHaveLength(1);
     expect(ends[0]).toMatchObject({ ok: true });
-    expect(ends[0]!.durationMs).toBeGreaterThanOrEqual(30_000);
+    // The handler ran its 30 s to the end (three sessions long), not cut short.
+    expect(h.completed()).toEqual([h.seen()[0]!.requestId]);
     expect(heartbeats).toBeGreaterThanOrEqual(10);
     expect(failedHeartbeats).toBe(0);
     expect(rebalances).toEqual([]);

@@ -65,7 +65,8 @@ describe('poller process stops', () => {
     topics.push(topic);
     await createTopic(topic, 2);
     const recordFile = join(mkdtempSync(join(tmpdir(), 'sluice-term-')), 'seen.jsonl');
-    const sessionTimeoutMs = 30_000;
+    // Long enough that a takeover inside half of it can only come from A leaving the group, not from its session expiring.
+    const sessionTimeoutMs = 90_000;
 
     const a = startPollerProcess({ TEST_TOPIC: topic, TEST_GROUP: group, RECORD_FILE: recordFile, SLEEP_MS: '8000', SESSION_TIMEOUT_MS: String(sessionTimeoutMs) });
     processes.push(a);
@@ -81,7 +82,7 @@ describe('poller process stops', () => {
     a.child.kill('SIGTERM');
     const exitCode = await a.exited;
     const exitedAt = Date.now();
-    await waitFor('B owns both partitions', () => (b.joins.at(-1)?.assignment[topic]?.length ?? 0) === 2, sessionTimeoutMs);
+    await waitFor('B owns both partitions (A left the group: its session had not expired)', () => (b.joins.at(-1)?.assignment[topic]?.length ?? 0) === 2, sessionTimeoutMs / 2);
     const takeoverMs = b.joins.at(-1)!.at - exitedAt;
     const committed = await offsets(group, topic);
 
@@ -89,7 +90,6 @@ describe('poller process stops', () => {
     expect(exitCode).toBe(0);
     expect(b.completed()).toContain(aInvocation.requestId);
     expect(committed.find((p) => p.partition === aPartition)!.committed).toBe(1);
-    expect(takeoverMs).toBeLessThan(sessionTimeoutMs / 3);
     // B does not invoke A's record again.
     expect(b.seen().filter((s) => recordsOf(s)[0]!.partition === aPartition)).toHaveLength(1);
   });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SluiceEvents } from '../../framework/observe/events.ts';
-import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
+import { assigned, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { createTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
 import { cleanupAfterAll } from '../support/cleanup.ts';
 
@@ -45,7 +45,7 @@ describe('rebalance paths', () => {
     return { topic, group: uniqueName(`${prefix}-g`) };
   };
 
-  it('backlog, 0.5 s chunks, a second member joins: learned within a heartbeat, nothing started after, stable again in seconds', async () => {
+  it('backlog, 0.5 s chunks, a second member joins: learned, nothing started after, both in one rebalance, nothing twice', async () => {
     const { topic, group } = await setup('prompt', 4, 100);
     const tuning = { topic, consumerGroupId: group, batchSize: 5, concurrency: 4, sessionTimeoutMs: 10_000, heartbeatIntervalMs: 1_000, env: { SLEEP_MS: '500' } };
     const a = await startRecorder(tuning);
@@ -76,7 +76,13 @@ describe('rebalance paths', () => {
     );
     expect(wa.detected.length).toBeGreaterThan(0);
     expect(startedAfter).toBe(0);
-    expect(stableMs).toBeLessThanOrEqual(bound);
+    // How soon the group is stable again is a latency, printed above (bound: a heartbeat, a chunk and
+    // 3 s), not asserted: a busy machine stretches it without anything being wrong.
+    // A finished its chunks and handed partitions over inside the rebalance: it only gave partitions up
+    // and B only gained. Had A overrun the rebalance and been expelled, B would first have had them all
+    // and then given some back to A. (On librdkafka each step of an incremental rebalance is announced.)
+    expect(assigned(a, topic)).toEqual([...assigned(a, topic)].sort((x, y) => y - x));
+    expect(assigned(b, topic)).toEqual([...assigned(b, topic)].sort((x, y) => x - y));
     expect(distinct).toBe(400);
     expect(delivered).toBe(400);
   });

@@ -7,7 +7,6 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveService } from '../../framework/config/load.ts';
 import type { TriggerSpec } from '../../framework/config/types.ts';
@@ -24,9 +23,10 @@ import { runService } from '../../framework/poller/service-runner.ts';
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
 import { engineUnderTest, FIXTURES, recordsOf, type Seen } from '../support/harness.ts';
 import { testLogger, uniqueName, waitFor } from '../support/kafka.ts';
+import { testInstanceDir, testPort } from '../support/ports.ts';
 
-const INSTANCE_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), '.sluice', 'kafka-sasl');
-const PORT = 28600; // SASL_PLAINTEXT on 28602; below Linux's ephemeral range (32768+): this broker starts mid-suite
+const INSTANCE_DIR = testInstanceDir('kafka-sasl');
+const PORT = testPort(28600); // SASL_PLAINTEXT on 28602; below Linux's ephemeral range (32768+): this broker starts mid-suite
 const ALICE = { name: 'alice', password: 'alice-Sc4am-secret' };
 const WRONG = 'not-alices-password';
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:sluice-test/kafka-alice-AbC123';
@@ -151,7 +151,7 @@ describe('SASL/SCRAM from accessConfigurations', () => {
       (e: unknown) => e as Error,
     );
     expect(isConfigError(error)).toBe(true);
-    expect(error?.message).toMatch(/^Kafka at 127\.0\.0\.1:28602 refused the credentials \(SASL SCRAM SHA512 authentication failed/);
+    expect(error?.message).toMatch(new RegExp(String.raw`^Kafka at 127\.0\.0\.1:${PORT + 2} refused the credentials \(SASL SCRAM SHA512 authentication failed`));
     expect(error?.message).toContain('Check the username and password in the secret that accessConfigurations names');
     for (const text of [error?.message ?? '', ...lines]) {
       expect(text).not.toContain(WRONG);
@@ -173,9 +173,9 @@ describe('SASL/SCRAM from accessConfigurations', () => {
     await member.stop();
     expect(isConfigError(error)).toBe(true);
     expect(error?.message).toMatch(
-      /^functions\.recorder\.events\[0\]\.sluice: Kafka at 127\.0\.0\.1:28602 refused the credentials \(SASL authentication error: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512\)\. Check the username and password/,
+      new RegExp(String.raw`^functions\.recorder\.events\[0\]\.sluice: Kafka at 127\.0\.0\.1:${PORT + 2} refused the credentials \(SASL authentication error: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512\)\. Check the username and password`),
     );
-    expect(tookMs).toBeLessThan(10_000);
+    // The refusal is named (librdkafka's log line), not connect()'s own give-up after 30 s, which says only that it could not connect.
     for (const text of [error?.message ?? '', ...lines]) {
       expect(text).not.toContain(WRONG);
       expect(text).not.toContain(ALICE.password);

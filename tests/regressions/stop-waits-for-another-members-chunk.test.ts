@@ -55,6 +55,7 @@ describe('a member stopped while its group rebalances', () => {
     const stopAt = Date.now();
     await b.stop();
     const stopMs = Date.now() - stopAt;
+    const aDoneAtBStop = a.completed().length;
     console.log(`[stop-rebalance] B's stop took ${stopMs} ms (B's chunk ${B_CHUNK_MS} ms, began ${stopAt - chunkStarted} ms before the stop; A's chunk ${A_CHUNK_MS} ms); B joined ${b.joins.length - joinsBefore} more time(s) while stopping`);
 
     expect(b.completed(), "B's own chunk finished").toHaveLength(1);
@@ -66,7 +67,7 @@ describe('a member stopped while its group rebalances', () => {
       ? whileStopping.filter((j, i) => Object.values(j.assignment).flat().some((p) => !held(joinsBefore + i - 1).has(p)))
       : whileStopping;
     expect(rejoins.length, 'B rejoined the group while stopping').toBe(0);
-    // B's chunk ends about 2 s after the stop; A's only about 36 s after it.
-    expect(stopMs, "B's stop waited for A's chunk").toBeLessThan(15_000);
+    // B's chunk ends about 2 s after the stop; A's only about 36 s after it: B's stop was over first.
+    expect(aDoneAtBStop, "B's stop waited for A's chunk").toBe(0);
   });
 });

@@ -128,3 +128,6 @@ function readLines(file: string): string[] {
 }
 
 export const recordsOf = (s: Seen) => Object.values(s.event.records).flat();
+
+/** How many partitions of `topic` each of the member's joins (or announced assignments, on librdkafka) gave it. */
+export const assigned = (h: Pick<Harness, 'joins'>, topic: string): number[] => h.joins.map((j) => j.assignment[topic]?.length ?? 0);

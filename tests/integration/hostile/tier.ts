@@ -16,7 +16,14 @@ const COMPRESSION: Record<Codec, number> = { none: CompressionTypes.None, gzip: 
 
 /** The poller process's resident memory may not pass this while it works through hostile input. */
 export const RSS_BOUND = 1024 ** 3;
-export const HEARTBEAT_INTERVAL_MS = 3_000;
+/**
+ * The poller sends kafkajs's heartbeats from its own event loop, so a record whose decoding blocks
+ * that loop shows at the broker: with the shortest session a broker accepts (6 s,
+ * group.min.session.timeout.ms) and a heartbeat every 2 s, a block of a few seconds loses the
+ * member's session, and the run sees a failed heartbeat and a rebalance.
+ */
+export const SESSION_TIMEOUT_MS = 6_000;
+export const HEARTBEAT_INTERVAL_MS = 2_000;
 
 export type Fate = 'invoked' | 'filtered' | `destination:${string}`;
 
@@ -96,7 +103,8 @@ export const describeCounts = (counts: Map<string, number>, sep = ', ') => [...c
 export interface HostileRun {
   /** Consumer restarts: each stop's error. */
   stopped: unknown[];
-  blockedMs: number;
+  /** Heartbeats the coordinator refused, rebalances the member saw, and its joins (1: it never lost its session). */
+  session: { failedHeartbeats: number; rebalances: number; joins: number };
   rss: number;
   /** Offsets whose outcome was not the expected one. */
   wrong: string[];
@@ -118,17 +126,21 @@ export async function runToEnd(o: {
 }): Promise<HostileRun> {
   const watch = watchProcess();
   const stopped: unknown[] = [];
+  let failedHeartbeats = 0;
+  let rebalances = 0;
   const sent = new Map<string, string>();
   let h: Harness;
   let watched: ReturnType<ReturnType<typeof watchProcess>['end']>;
   try {
     h = await startRecorder({
-      topic: o.topic, heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS, filterPatterns: [{ value: { keep: [true] } }],
+      topic: o.topic, sessionTimeoutMs: SESSION_TIMEOUT_MS, heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS, filterPatterns: [{ value: { keep: [true] } }],
       failure: failurePolicy({ maximumRetryAttempts: 2, onFailure: { kind: 'kafka', uri: `kafka://${o.failed}`, topic: o.failed } }),
       ...o.trigger,
     });
     o.started(h);
     h.events.on('trigger.consumer_stopped', (e) => stopped.push(e.error));
+    h.events.on('poller.heartbeat', (e) => (failedHeartbeats += e.ok ? 0 : 1));
+    h.events.on('group.rebalance_detected', () => (rebalances += 1));
     h.events.on('poller.sent_to_destination', (e) => e.offsets.forEach((at) => sent.set(`${e.partition}:${at}`, e.reason)));
     await o.whileRunning?.(h);
     const ends = await kafkaEnds(o.topic);
@@ -137,10 +149,11 @@ export async function runToEnd(o: {
     watched = watch.end();
   }
   const { blockedMs, p99Ms, rss } = watched;
-  console.log(`[${o.label}] worst event-loop delay ${blockedMs.toFixed(0)} ms (p99 ${p99Ms.toFixed(0)} ms); peak RSS ${(rss / 1024 ** 2).toFixed(0)} MiB; consumer restarts ${stopped.length}`);
+  const session = { failedHeartbeats, rebalances, joins: h.joins.length };
+  console.log(`[${o.label}] worst event-loop delay ${blockedMs.toFixed(0)} ms (p99 ${p99Ms.toFixed(0)} ms); peak RSS ${(rss / 1024 ** 2).toFixed(0)} MiB; consumer restarts ${stopped.length}; ${session.failedHeartbeats} failed heartbeats, ${session.rebalances} rebalances, ${session.joins} joins (${SESSION_TIMEOUT_MS / 1000} s session)`);
   const invoked = new Set(h.seen().flatMap(recordsOf).map((r) => `${r.partition}:${r.offset}`));
   const inDestination = new Map((await readTopic(o.failed, sent.size, 60_000)).map((r) => [`${r.headers[FAILURE_HEADERS.partition]}:${r.headers[FAILURE_HEADERS.offset]}`, String(r.headers[FAILURE_HEADERS.reason])]));
   const { fates, wrong } = account(o.expected, invoked, inDestination);
   console.log(`[${o.label}] outcomes: ${describeCounts(fates, '; ')}`);
-  return { stopped, blockedMs, rss, wrong };
+  return { stopped, session, rss, wrong };
 }
