@@ -13,7 +13,7 @@ import { runService } from '../../framework/poller/service-runner.ts';
 import { REPO_ROOT } from './broker.ts';
 
 export interface SluiceOptions {
-  /** Function name: also the bundle's file name under .sluice/build, so unique per process. */
+  /** Function name (its bundle under .sluice/build is named by it and the handler). */
   name: string;
   brokers: string[];
   topic: string;

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleHandler } from './bundle.ts';
 
@@ -13,7 +13,7 @@ describe('bundleHandler', () => {
     const big = Array.from({ length: 15_000 }, (_, i) => `  "k${i}": "${'x'.repeat(60)}",`).join('\n');
     writeFileSync(join(root, 'handler.ts'), `const table = {\n${big}\n};\nexport const handler = async () => Object.keys(table).length;\n`);
     const location = { file: join(root, 'handler.ts'), exportName: 'handler' };
-    const outfile = join(root, '.sluice', 'build', 'orders.mjs');
+    const { file: outfile } = await bundleHandler(root, 'orders', location);
 
     let building = true;
     const torn: number[] = [];
@@ -37,6 +37,18 @@ describe('bundleHandler', () => {
     await reader;
 
     expect(torn, `${torn.length} of ${reads} reads saw a partial bundle`).toEqual([]);
-    expect(readdirSync(join(root, '.sluice', 'build'))).toEqual(['orders.mjs']);
+    expect(readdirSync(join(root, '.sluice', 'build'))).toEqual([basename(outfile)]);
+  });
+
+  it('gives one function name with two different handlers two bundles (two pollers of one directory)', async () => {
+    writeFileSync(join(root, 'a.ts'), 'export const handler = async () => "a";\n');
+    writeFileSync(join(root, 'b.ts'), 'export const handler = async () => "b";\n');
+    const [a, b] = await Promise.all([
+      bundleHandler(root, 'recorder', { file: join(root, 'a.ts'), exportName: 'handler' }),
+      bundleHandler(root, 'recorder', { file: join(root, 'b.ts'), exportName: 'handler' }),
+    ]);
+    expect(a.file).not.toBe(b.file);
+    expect(readFileSync(a.file, 'utf8')).toContain('"a"');
+    expect(readFileSync(b.file, 'utf8')).toContain('"b"');
   });
 });

@@ -4,7 +4,7 @@
  * project's node_modules), so a bundle takes milliseconds.
  */
 import { build } from 'esbuild';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { extname, join, relative, resolve, sep } from 'node:path';
@@ -21,6 +21,7 @@ export interface Bundle {
 }
 
 /**
+ * The bundle is `.sluice/build/<function>-<hash of the handler>.mjs`.
  * `version` > 0 names a rebuild's file apart, so a worker starting meanwhile never reads a half-written bundle.
  * The file is written beside its name and renamed into place: two pollers of one service (two members
  * of a group on one machine) bundle the same function to the same path, and neither's worker may load
@@ -29,7 +30,10 @@ export interface Bundle {
 export async function bundleHandler(rootDir: string, functionName: string, location: HandlerLocation, version = 0): Promise<Bundle> {
   const outDir = join(rootDir, '.sluice', 'build');
   await mkdir(outDir, { recursive: true });
-  const outfile = join(outDir, version ? `${functionName}.${version}.mjs` : `${functionName}.mjs`);
+  // Named by the function and its handler: two pollers of one directory (two serverless.yml files, a
+  // test suite's fixtures) may give one function name to different handlers.
+  const name = `${functionName}-${createHash('sha256').update(`${location.file}#${location.exportName}`).digest('hex').slice(0, 8)}`;
+  const outfile = join(outDir, version ? `${name}.${version}.mjs` : `${name}.mjs`);
   const source = relative(rootDir, location.file);
   const entry = [
     `import * as handlerModule from ${JSON.stringify(location.file)};`,

@@ -82,8 +82,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
   const addMember = async (): Promise<void> => {
     const member = `m${++memberCount}`;
     const h = await startRecorder({
-      // A function name of its own: its bundle (.sluice/build/<name>.mjs) is not the recorder's,
-      // which an integration test running in the same checkout would rebuild underneath it.
+      // A function name of its own (bundles are named by function and handler, framework/invoke/bundle.ts).
       functionName: 'timeline', path: 'functions.timeline.events[0].sluice',
       topic, bootstrapServers: cluster.bootstrap, consumerGroupId: groupId, handler: 'functions/timeline.handler',
       batchSize: 20, concurrency: o.partitions, sessionTimeoutMs: o.sessionTimeoutMs ?? 10_000, heartbeatIntervalMs: 1_000,
