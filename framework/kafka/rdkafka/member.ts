@@ -246,6 +246,9 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
           // The poll says only "Fatal error"; librdkafka's log line with the why can come just after it.
           for (let waited = 0; connection.fatal() === undefined && waited < FATAL_LINE_WITHIN_MS; waited += 50) await new Promise((r) => setTimeout(r, 50));
           crash(fatalError({ askedBy: o.askedBy, groupId: o.groupId, ...(o.groupInstanceId ? { groupInstanceId: o.groupInstanceId } : {}) }, connection.fatal()));
+        } else if (AUTHORIZATION_FAILED.has((e as LibrdKafkaError).code) && !stopping && !crashed) {
+          // Polling again cannot mend an ACL: the member stops, as kafkajs's does, and the trigger restarts it with backoff.
+          crash(new Error(`the brokers refused ${o.groupId} a fetch of ${o.topic}: ${(e as Error).message}`, { cause: e }));
         } else if (!stopping && !crashed) o.logger.warn('poll failed; polling again', { groupId: o.groupId, error: e });
         await new Promise((r) => setTimeout(r, 500));
         continue;
