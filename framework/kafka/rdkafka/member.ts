@@ -93,6 +93,8 @@ interface Slot {
   retry?: NodeJS.Timeout;
   /** When the partition was last seeked: records after it were fetched later still. */
   seekAt?: number;
+  /** The highest offset this assignment committed: records below it succeeded and are never run again here. */
+  committedNext?: number;
 }
 
 let epochs = 0;
@@ -274,8 +276,9 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     for (const [partition, slot] of slots) {
       if (running >= o.concurrency) return;
       if (slot.running || slot.afterPrevious || slot.revoked || slot.retry || slot.buffer.length === 0 || stopping || crashed) continue;
-      const messages = slot.buffer.splice(0);
+      const messages = notCommitted(partition, slot, slot.buffer.splice(0));
       slot.bufferedBytes = 0;
+      if (messages.length === 0) continue;
       resume(partition, slot);
       running++;
       slot.running = runBatch(partition, slot, messages, fetchedAt).finally(() => {
@@ -285,6 +288,24 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         dispatch(Date.now());
       });
     }
+  }
+
+  /**
+   * Drops records this assignment already committed past, as kafkajs's member does (partition-order.ts):
+   * a fetch from before a seek can still deliver them (the fault tier saw one run again after its
+   * commit). Only work that succeeded and was committed is skipped; a log that ends below the commit
+   * (the topic deleted and created again) is a new log, and nothing of it is skipped.
+   */
+  function notCommitted(partition: number, slot: Slot, messages: Message[]): Message[] {
+    const next = slot.committedNext;
+    if (next === undefined || messages.length === 0) return messages;
+    if (highWatermark(partition, next) < next) {
+      slot.committedNext = undefined;
+      return messages;
+    }
+    const fresh = messages.filter((m) => m.offset >= next);
+    if (fresh.length < messages.length) o.logger.debug('dropped records this member already committed past', { groupId: o.groupId, partition, committed: next, dropped: messages.length - fresh.length });
+    return fresh;
   }
 
   async function runBatch(partition: number, slot: Slot, messages: Message[], fetchedAt: number): Promise<void> {
@@ -337,6 +358,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     const err = await commits.commit(partition, next, metadata, owned);
     if (!err) {
       if (metadata === undefined) slot.position = next;
+      slot.committedNext = Math.max(next, slot.committedNext ?? next);
       return { ok: true };
     }
     const error = Object.assign(new Error(redact(err.message)), { code: err.code });
