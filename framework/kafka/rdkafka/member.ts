@@ -278,8 +278,9 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       if (slot.running || slot.afterPrevious || slot.revoked || slot.retry || slot.buffer.length === 0 || stopping || crashed) continue;
       const messages = notCommitted(partition, slot, slot.buffer.splice(0));
       slot.bufferedBytes = 0;
-      if (messages.length === 0) continue;
+      // The buffer is empty now, whatever was dropped: a partition paused for a full buffer fetches on.
       resume(partition, slot);
+      if (messages.length === 0) continue;
       running++;
       slot.running = runBatch(partition, slot, messages, fetchedAt).finally(() => {
         running--;
