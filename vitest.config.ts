@@ -24,7 +24,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/regressions/*.test.ts', 'tests/e2e/**/*.test.ts', 'tests/docs/*.test.ts'],
           exclude: ['tests/integration/rdkafka-engine.test.ts', 'tests/integration/rdkafka-commit.test.ts', 'tests/integration/rdkafka-producer.test.ts', 'tests/integration/static-membership.test.ts'],
-          globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/tarball.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/tools.ts', 'tests/setup/tarball.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           // Files run side by side: each has its own topics and groups on the shared broker, and
@@ -42,6 +42,8 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 120_000,
           maxWorkers: 4,
+          // After the unit tier: vitest runs projects of different maxWorkers in groups of their own.
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -50,7 +52,7 @@ export default defineConfig({
         test: {
           name: 'installed',
           include: ['tests/e2e/installed-package.test.ts'],
-          globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/tarball.ts', 'tests/global-setup.ts'],
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/tools.ts', 'tests/setup/tarball.ts', 'tests/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },

@@ -18,6 +18,7 @@ import { checkPrerequisites } from '../prerequisites.ts';
 import { ensureVenv } from '../python/venv.ts';
 import { ensureLambdaRic, ensureNode } from '../npm-tools.ts';
 import { testBroker, testRegistry } from '../../tests/support/services.ts';
+import { TEST_NODE_MAJORS } from '../../tests/setup/tools.ts';
 import { BUDGET_MS, LANES, type Lane, type Tier } from './lanes.ts';
 import { counts, fileTable, fileTimes, minutes, slowest, tierTable, type FileTime, type TierResult, type VitestJson } from './report.ts';
 
@@ -38,28 +39,35 @@ async function main(argv: string[]): Promise<number> {
   // Once, before any tier: each would otherwise build or start them itself, and two at once race.
   await checkPrerequisites();
   await ensureVenv({ log: say });
-  if (tiers.includes('node-versions')) for (const major of nodeMajors()) ensureNode(major, say);
+  // The integration tier's Lambda tests and test:node-versions use them: installed once, before both.
+  for (const major of new Set([...nodeMajors(), ...TEST_NODE_MAJORS])) ensureNode(major, say);
   ensureLambdaRic(say);
   const packDir = mkdtempSync(path.join(tmpdir(), 'sluice-suite-'));
   const tarball = pack(packDir);
   // Each lane's broker and registry, started here: a tier's own setup would stop them at its end,
   // under the lane beside it that shares them (node-versions shares the kafkajs lane's).
-  const services: Array<{ startedHere: boolean; stop(): Promise<void> }> = [];
+  const services = startedServices;
   const laneEnv = (lane: Lane): NodeJS.ProcessEnv => ({ ...process.env, SLUICE_TEST_PORT_OFFSET: String(lane.portOffset) });
   const offsets = [...new Set(lanes.filter((l) => l.tiers.some((t) => t.services)).map((l) => l.portOffset))];
   let results: TierResult[] = [];
   try {
-    await Promise.all(offsets.map(async (offset) => {
+    // allSettled: one that fails to start must not leave another, still starting, unstopped.
+    const starts = await Promise.allSettled(offsets.flatMap((offset) => {
       const env = { ...process.env, SLUICE_TEST_PORT_OFFSET: String(offset) };
-      if (!process.env['KAFKA_BROKERS']?.trim()) services.push(await testBroker((l) => say(`kafka +${offset}: ${l}`), env));
-      services.push(await testRegistry((l) => say(`registry +${offset}: ${l}`), env));
+      return [
+        ...(process.env['KAFKA_BROKERS']?.trim() ? [] : [testBroker((l) => say(`kafka +${offset}: ${l}`), env)]),
+        testRegistry((l) => say(`registry +${offset}: ${l}`), env),
+      ];
     }));
+    for (const r of starts) if (r.status === 'fulfilled') services.push(r.value);
+    const failed = starts.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     say(`prepared in ${((Date.now() - started) / 1000).toFixed(0)} s; tarball ${path.basename(tarball)}`);
     const common = { SLUICE_TARBALL: tarball, SLUICE_SUITE_REPORT_DIR: OUT, FORCE_COLOR: process.env['FORCE_COLOR'] ?? '0' };
     results = (await Promise.all(lanes.map((lane) => runLane(lane, { ...laneEnv(lane), ...common })))).flat();
   } finally {
     rmSync(packDir, { recursive: true, force: true });
-    await Promise.all(services.filter((s) => s.startedHere).map((s) => s.stop()));
+    await stopServices();
   }
 
   const wallMs = Date.now() - started;
@@ -107,7 +115,8 @@ function runTier(lane: string, tier: Tier, env: NodeJS.ProcessEnv): Promise<Tier
   const args = tier.vitest ? [...tier.args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`] : tier.args;
   say(`${tier.name}: started (${lane} lane)`);
   const log = createWriteStream(path.join(OUT, `${tier.name}.log`));
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // In the runner's process group: a CI that kills the group at its time limit ends the tiers too.
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (line) => {
@@ -116,18 +125,23 @@ function runTier(lane: string, tier: Tier, env: NodeJS.ProcessEnv): Promise<Tier
     });
   }
   return new Promise((resolve) => {
+    let done = false;
     const finish = (code: number | null, problem?: string) => {
+      if (done) return;
+      done = true;
       children.delete(child);
       log.end();
       const reports = readReports(tier.name);
       const ms = Date.now() - started;
-      const ok = code === 0;
+      // A tier that says it passed but left no report ran no test anyone counted.
       const missing = reports.length === 0 ? 'no test report' : undefined;
+      const ok = code === 0 && !missing;
       say(`${tier.name}: ${ok ? 'passed' : 'FAILED'} in ${minutes(ms)} min`);
-      resolve({ tier: tier.name, lane, ok, ms, ...counts(reports), ...(ok ? {} : { problem: problem ?? (missing ? `exit ${code}, ${missing}` : undefined) }) });
+      resolve({ tier: tier.name, lane, ok, ms, ...counts(reports), ...(ok ? {} : { problem: problem ?? (missing ? `exit ${code}, ${missing}` : `exit ${code}`) }) });
     };
     child.on('error', (e) => finish(null, e.message));
-    child.on('exit', (code, signal) => finish(code, signal ? `killed by ${signal}` : undefined));
+    // 'close', not 'exit': every line of its output has been read (and logged) by then.
+    child.on('close', (code, signal) => finish(code, signal ? `killed by ${signal}` : undefined));
   });
 }
 
@@ -145,18 +159,31 @@ function printFailures(tier: string): void {
   console.log((from >= 0 ? lines.slice(from) : lines.slice(-80)).join('\n'));
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+const startedServices: Array<{ startedHere: boolean; stop(): Promise<void> }> = [];
+/** The brokers and registries started here: detached JVMs, which outlive the runner unless stopped. */
+async function stopServices(): Promise<void> {
+  const mine = startedServices.splice(0).filter((s) => s.startedHere);
+  await Promise.allSettled(mine.map((s) => s.stop()));
+}
+
+function stopTiers(): void {
+  for (const c of children) c.kill('SIGTERM');
+}
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
   process.on(signal, () => {
-    for (const c of children) if (c.pid) process.kill(-c.pid, 'SIGTERM');
-    process.exit(130);
+    say(`${signal}: stopping the tiers and the services started here`);
+    stopTiers();
+    void stopServices().finally(() => process.exit(code));
   });
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (e: unknown) => {
+  async (e: unknown) => {
     console.error(`npm test: ${e instanceof Error ? e.message : String(e)}`);
-    for (const c of children) if (c.pid) process.kill(-c.pid, 'SIGTERM');
+    stopTiers();
+    await stopServices();
     process.exit(1);
   },
 );

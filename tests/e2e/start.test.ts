@@ -12,10 +12,11 @@ import { ClusterAdmin } from '../../framework/kafka/admin.ts';
 import { createKafkaClient } from '../../framework/kafka/client.ts';
 import { runCli, type CliProcess } from '../support/cli.ts';
 import { testLogger } from '../support/kafka.ts';
+import { testPort } from '../support/ports.ts';
 
 const instanceDir = mkdtempSync(join(tmpdir(), 'sluice-e2e-kafka-'));
 // Below Linux's ephemeral range (32768+): a client socket of another test took 39192 once ("already in use by another process").
-const port = 28720;
+const port = testPort(28720);
 const env: NodeJS.ProcessEnv = { ...process.env, SLUICE_KAFKA_DIR: instanceDir, SLUICE_KAFKA_PORT: String(port) };
 delete env.KAFKA_BROKERS;
 
