@@ -63,7 +63,8 @@ describe('lambda invoker: invoke', () => {
     const result = await invoker.invoke(request);
     await invoker.close();
     expect(result).toMatchObject({ ok: true, payload: { handled: 3 }, requestId: 'req-1' });
-    expect(result.durationMs).toEqual(expect.any(Number));
+    // duration-scan: allowed, a sanity bound (a duration is never negative), not a timing one
+    expect(result.durationMs).toBeGreaterThanOrEqual(0);
     expect(seen).toEqual([{ method: 'POST', path: '/2015-03-31/functions/svc-dev-orders/invocations', invocationType: 'RequestResponse', body: JSON.stringify(buildEvent(request.records, request.source)) }]);
   });
 

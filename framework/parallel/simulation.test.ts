@@ -31,7 +31,7 @@ describe('a partition run with several chunks at once', () => {
           const window = windowFor(maxBytes);
           const done = new Set<number>();
           const running: Rec[][] = [];
-          const invokedAt = new Map<string, number>(); // the last offset invoked per key
+          const lastInvokedOffset = new Map<string, number>(); // the last offset invoked per key
           let commit = { next: 0, metadata: null as string | null };
           const pick = choices[Symbol.iterator]();
           for (let round = 0; round < 10_000; round++) {
@@ -40,8 +40,8 @@ describe('a partition run with several chunks at once', () => {
             const chunks = nextChunks({ pending, keyOf: (r) => r.key, held: new Set(running.flat().map((r) => r.key)), slots: factor - running.length, batchSize, maxOffset: commit.next + window });
             for (const c of chunks) {
               for (const r of c) {
-                expect(r.offset).toBeGreaterThan(invokedAt.get(r.key) ?? -1);
-                invokedAt.set(r.key, r.offset);
+                expect(r.offset).toBeGreaterThan(lastInvokedOffset.get(r.key) ?? -1);
+                lastInvokedOffset.set(r.key, r.offset);
               }
               running.push(c);
             }

@@ -29,6 +29,7 @@ describe('the scan for duration assertions', () => {
     expect(scan('expect(elapsed < 3000).toBe(true);')).toEqual([1]);
     expect(scan('expect(stopSeconds).toBeCloseTo(2, 0);')).toEqual([1]);
     expect(scan('expect(slowest).toBeLessThan(50);')).toEqual([1]);
+    expect(scan('expect(15_000).toBeGreaterThan(tookMs);')).toEqual([1]);
   });
 
   it('leaves counts, sizes and equalities alone', () => {
@@ -40,6 +41,8 @@ describe('the scan for duration assertions', () => {
     expect(scan('expect(ends.map((e) => e.attempt)).toEqual([1, 2]);')).toEqual([]);
     expect(scan('expect(records.filter((r) => r.at > brokenAt).length).toBeGreaterThan(0);')).toEqual([]);
     expect(scan('// expect(tookMs).toBeLessThan(10_000);\nconst s = "expect(tookMs).toBeLessThan(1)";')).toEqual([]);
+    expect(scan('// duration-scan: allowed, the SDK reports a non-negative duration\nexpect(result.durationMs).toBeGreaterThanOrEqual(0);')).toEqual([]);
+    expect(scan('// duration-scan: allowed,\nexpect(result.durationMs).toBeGreaterThanOrEqual(0);')).toEqual([2]); // a reason is required
   });
 
   it('finds none in the suite: assert the outcome (the message, the attempt count, the commit), time in bench/', () => {

@@ -39,14 +39,26 @@ export function durationAssertions(file: string, source: string): Finding[] {
     // What the subject is at its top level: `ends.filter((e) => e.at < t).length` is a count.
     const subject = topLevel(firstArgument(code.slice(open, close)));
     const after = code.slice(close + 1, close + 80);
-    const ordered = ORDERING.test(after);
+    const ordering = ORDERING.exec(after);
     const compared = TRUTH.test(after) && /[<>]/.test(subject.replace(/=>/g, ''));
-    if ((ordered || compared) && TIME.some((t) => t.test(subject))) {
-      const line = source.slice(0, m.index).split('\n').length;
+    // The bound may stand on either side: expect(15_000).toBeGreaterThan(tookMs).
+    const bound = ordering ? topLevel(firstArgument(code.slice(close + 1 + ordering[0].length, Math.max(close + 1 + ordering[0].length, matching(code, close + 1 + ordering[0].length))))) : '';
+    const line = source.slice(0, m.index).split('\n').length;
+    if ((ordering || compared) && TIME.some((t) => t.test(subject) || t.test(bound)) && !allowed(source, line)) {
       findings.push({ file, line, text: source.split('\n')[line - 1]!.trim() });
     }
   }
   return findings;
+}
+
+/**
+ * `// duration-scan: allowed, <why>` on the line before (or at the end of the line) lets one through:
+ * for a bound that is no measurement of the test's (an instant the product stamped against the
+ * record's own timestamp, a sanity bound such as >= 0). The why is for the reviewer.
+ */
+function allowed(source: string, line: number): boolean {
+  const lines = source.split('\n');
+  return [lines[line - 2] ?? '', lines[line - 1] ?? ''].some((l) => /\/\/ duration-scan: allowed, \S/.test(l));
 }
 
 /** Index of the `)` closing the `(` just before `from`; -1 when unbalanced. Strings and templates are skipped. */
