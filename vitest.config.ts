@@ -17,6 +17,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['framework/**/*.test.ts', 'infra/**/*.test.ts', 'tests/faults/support/*.test.ts'],
+          // A hang guard, not a speed target: npm test runs this tier beside the other lanes, on busy cores.
+          testTimeout: 30_000,
         },
       },
       {
