@@ -13,10 +13,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testBroker } from '../tests/support/services.ts';
-import { ensureNode } from './npm-tools.ts';
+import { ensureNode, nodeVersionsUnderTest } from './npm-tools.ts';
+import { packRepository } from './pack.ts';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const MAJORS = (process.env['SLUICE_NODE_VERSIONS'] ?? '22,24').split(',').map((v) => Number(v.trim())).filter((v) => v > 0);
+const MAJORS = nodeVersionsUnderTest();
 const VITEST = path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 
 async function main(): Promise<number> {
@@ -35,12 +36,8 @@ async function main(): Promise<number> {
   const results: string[] = [];
   let failed = false;
   try {
-    let tarball = process.env['SLUICE_TARBALL']; // npm test packs once for every tier (infra/suite/run.ts)
-    if (!tarball) {
-      const pack = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['pack', '--json', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8', shell: process.platform === 'win32' });
-      if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
-      tarball = path.join(packDir, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
-    }
+    // npm test packs once for every tier (infra/suite/run.ts).
+    const tarball = process.env['SLUICE_TARBALL'] || packRepository(packDir, { build: true });
 
     for (const { major, binary } of nodes) {
       const version = spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout.trim();

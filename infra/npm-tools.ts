@@ -20,6 +20,11 @@ export const LAMBDA_RIC_VERSION = '4.0.2';
 type Log = (line: string) => void;
 const defaultLog: Log = (line) => console.error(`[npm-tools] ${line}`);
 
+/** The Node.js majors test:node-versions runs on: SLUICE_NODE_VERSIONS (e.g. "22,24"), else 22 and 24. */
+export function nodeVersionsUnderTest(env: NodeJS.ProcessEnv = process.env): number[] {
+  return (env['SLUICE_NODE_VERSIONS'] ?? '22,24').split(',').map((v) => Number(v.trim())).filter((v) => v > 0);
+}
+
 /** The path of Node.js `major`'s binary (latest release of that major when first installed). */
 export function ensureNode(major: number, log: Log = defaultLog): string {
   const dir = path.join(sluiceCacheRoot(process.env), `node-${major}`);

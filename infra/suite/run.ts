@@ -8,7 +8,7 @@
  *
  * `npm test -- integration engines` runs only the tiers named (their lanes keep their order).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { checkPrerequisites } from '../prerequisites.ts';
 import { ensureVenv } from '../python/venv.ts';
-import { ensureLambdaRic, ensureNode } from '../npm-tools.ts';
+import { ensureLambdaRic, ensureNode, nodeVersionsUnderTest } from '../npm-tools.ts';
+import { packRepository } from '../pack.ts';
 import { testBroker, testRegistry } from '../../tests/support/services.ts';
 import { TEST_NODE_MAJORS } from '../../tests/setup/tools.ts';
 import { BUDGET_MS, LANES, type Lane, type Tier } from './lanes.ts';
@@ -40,10 +41,11 @@ async function main(argv: string[]): Promise<number> {
   await checkPrerequisites();
   await ensureVenv({ log: say });
   // The integration tier's Lambda tests and test:node-versions use them: installed once, before both.
-  for (const major of new Set([...nodeMajors(), ...TEST_NODE_MAJORS])) ensureNode(major, say);
+  for (const major of new Set([...nodeVersionsUnderTest(), ...TEST_NODE_MAJORS])) ensureNode(major, say);
   ensureLambdaRic(say);
   const packDir = mkdtempSync(path.join(tmpdir(), 'sluice-suite-'));
-  const tarball = pack(packDir);
+  // Once here, not by a test while other tiers read dist/; without prepare's build: npm test built dist/ just before.
+  const tarball = packRepository(packDir, { build: false });
   // Each lane's broker and registry, started here: a tier's own setup would stop them at its end,
   // under the lane beside it that shares them (node-versions shares the kafkajs lane's).
   const services = startedServices;
@@ -86,21 +88,6 @@ function select(lanes: Lane[], names: string[]): Lane[] {
   const unknown = names.filter((n) => !known.includes(n));
   if (unknown.length) throw new Error(`no tier ${unknown.join(', ')}; the tiers are ${known.join(', ')}`);
   return lanes.map((l) => ({ ...l, tiers: l.tiers.filter((t) => names.includes(t.name)) })).filter((l) => l.tiers.length > 0);
-}
-
-function nodeMajors(): number[] {
-  return (process.env['SLUICE_NODE_VERSIONS'] ?? '22,24').split(',').map((v) => Number(v.trim())).filter((v) => v > 0);
-}
-
-/**
- * Once here, not by a test while other tiers read dist/. Without prepare's build: `npm test`
- * built dist/ just before (package.json).
- */
-function pack(dir: string): string {
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', shell: process.platform === 'win32' });
-  if (r.status !== 0) throw new Error(`npm pack failed:\n${r.stderr}`);
-  return path.join(dir, (JSON.parse(r.stdout) as Array<{ filename: string }>)[0]!.filename);
 }
 
 async function runLane(lane: Lane, env: NodeJS.ProcessEnv): Promise<TierResult[]> {
@@ -147,7 +134,7 @@ function runTier(lane: string, tier: Tier, env: NodeJS.ProcessEnv): Promise<Tier
 
 /** A tier's JSON reports: `<tier>.json`, or test:node-versions's `<tier>-node<major>.json`. */
 function readReports(tier: string): VitestJson[] {
-  const names = [`${tier}.json`, ...nodeMajors().map((m) => `${tier}-node${m}.json`)];
+  const names = [`${tier}.json`, ...nodeVersionsUnderTest().map((m) => `${tier}-node${m}.json`)];
   return names.map((n) => path.join(OUT, n)).filter((f) => existsSync(f)).map((f) => JSON.parse(readFileSync(f, 'utf8')) as VitestJson);
 }
 

@@ -5,20 +5,17 @@
  * `npm test` packs once for every tier and names it in SLUICE_TARBALL (infra/suite/run.ts); then
  * nothing is packed here. Tests read the path with `inject('tarball')`.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { packRepository } from '../../infra/pack.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     tarball: string;
   }
 }
-
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 export default function setup(project: TestProject): () => void {
   const given = process.env['SLUICE_TARBALL']?.trim();
@@ -27,11 +24,8 @@ export default function setup(project: TestProject): () => void {
     return () => {};
   }
   const dir = mkdtempSync(join(tmpdir(), 'sluice-tarball-'));
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const started = Date.now();
-  const r = spawnSync(npm, ['pack', '--json', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8', shell: process.platform === 'win32' });
-  if (r.status !== 0) throw new Error(`npm pack failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
-  const tarball = join(dir, (JSON.parse(r.stdout) as Array<{ filename: string }>)[0]!.filename);
+  const tarball = packRepository(dir, { build: true });
   console.log(`[tarball] packed ${tarball} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   project.provide('tarball', tarball);
   return () => rmSync(dir, { recursive: true, force: true });

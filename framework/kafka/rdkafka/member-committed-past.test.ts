@@ -14,10 +14,8 @@ const msg = (offset: number, size: number): Msg => ({ topic: 'orders', partition
 class FakeConsumer extends EventEmitter {
   static last: FakeConsumer;
   paused = new Set<number>();
-  resumes = 0;
   queue: Msg[] = [];
   hw = 0;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   constructor(public config: any) { super(); FakeConsumer.last = this; }
   connect(_o: unknown, cb: (e: null) => void) { setImmediate(() => { this.emit('ready'); cb(null); }); }
   subscribe() { setImmediate(() => this.config.rebalance_cb({ code: -175 }, [{ topic: 'orders', partition: 0 }])); }
@@ -33,7 +31,7 @@ class FakeConsumer extends EventEmitter {
   unassign() {}
   rebalanceProtocol() { return 'COOPERATIVE'; }
   pause(parts: Array<{ partition: number }>) { for (const p of parts) this.paused.add(p.partition); }
-  resume(parts: Array<{ partition: number }>) { for (const p of parts) { this.paused.delete(p.partition); this.resumes += 1; } }
+  resume(parts: Array<{ partition: number }>) { for (const p of parts) this.paused.delete(p.partition); }
   seek(_tp: unknown, _t: number, cb?: (e: null) => void) { cb?.(null); }
   getWatermarkOffsets() { return { lowOffset: 0, highOffset: this.hw }; }
   commitCb(offsets: unknown[], cb: (e: null) => void) { cb(null); setImmediate(() => this.config.offset_commit_cb(undefined, offsets)); }

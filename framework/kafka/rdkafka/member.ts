@@ -299,7 +299,8 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
    */
   function notCommitted(partition: number, slot: Slot, messages: Message[]): Message[] {
     const next = slot.committedNext;
-    if (next === undefined || messages.length === 0) return messages;
+    // The usual batch has nothing below the commit: no need to ask librdkafka for the log end.
+    if (next === undefined || !messages.some((m) => m.offset < next)) return messages;
     if (highWatermark(partition, next) < next) {
       slot.committedNext = undefined;
       return messages;
