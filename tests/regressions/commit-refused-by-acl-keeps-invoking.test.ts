@@ -21,7 +21,7 @@ import kafkajs, { type Admin, type ITopicConfig } from 'kafkajs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
-import { uniqueName, waitFor } from '../support/kafka.ts';
+import { createTopicsWithLeaders, uniqueName, untilAnswered, waitFor } from '../support/kafka.ts';
 import { testInstanceDir, testPort } from '../support/ports.ts';
 
 const { Kafka, logLevel, AclResourceTypes, AclOperationTypes, AclPermissionTypes, ResourcePatternTypes } = kafkajs;
@@ -66,14 +66,14 @@ async function produce(topic: string, from: number, count: number): Promise<void
 }
 
 async function committed(groupId: string, topic: string): Promise<number> {
-  const [t] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  const [t] = await untilAnswered(() => admin.fetchOffsets({ groupId, topics: [topic] }));
   return Number(t!.partitions[0]!.offset);
 }
 
 it.each(['group', 'topic'] as const)('the %s\'s READ revoked mid-run: the member stops instead of invoking on without commits; every record runs once the ACL is back', async (revoked) => {
   const topic = uniqueName('acl');
   const groupId = uniqueName('acl-group');
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1 } satisfies ITopicConfig], waitForLeaders: true });
+  await createTopicsWithLeaders(admin, [{ topic, numPartitions: 1 } satisfies ITopicConfig]);
   const groupRead = allow(AclResourceTypes.GROUP, groupId, AclOperationTypes.READ);
   const topicRead = allow(AclResourceTypes.TOPIC, topic, AclOperationTypes.READ);
   const acl = revoked === 'group' ? groupRead : topicRead;

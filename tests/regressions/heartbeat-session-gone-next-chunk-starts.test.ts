@@ -16,7 +16,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
 import { startKafkaProxy, type KafkaProxy } from '../support/kafka-proxy.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
-import { uniqueName, waitFor } from '../support/kafka.ts';
+import { createTopicsWithLeaders, uniqueName, waitFor } from '../support/kafka.ts';
 import { testInstanceDir, testPort } from '../support/ports.ts';
 
 const INSTANCE_DIR = testInstanceDir('kafka-proxied');
@@ -49,7 +49,7 @@ const latestBefore = (joins: Join[], t: number): Join | undefined => joins.filte
 it('a member whose heartbeats fail for longer than the session starts no chunk once another member may own its partition', async () => {
   const topic = uniqueName('session-gone');
   const groupId = uniqueName('session-gone-group');
-  await admin.createTopics({ topics: [{ topic, numPartitions: 2 }], waitForLeaders: true });
+  await createTopicsWithLeaders(admin, [{ topic, numPartitions: 2 }]);
   const producer = new kafkajs.Kafka({ brokers: [`127.0.0.1:${PROXY_PORT}`], logLevel: kafkajs.logLevel.NOTHING }).producer();
   await producer.connect();
   await producer.send({ topic, messages: [{ value: 'poison-0', partition: 0 }, { value: 'poison-1', partition: 1 }] });

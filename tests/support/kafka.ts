@@ -5,6 +5,7 @@ import { ClusterAdmin, type PartitionOffsets } from '../../framework/kafka/admin
 import { createKafkaClient } from '../../framework/kafka/client.ts';
 import { RecordProducer, type OutgoingRecord } from '../../framework/kafka/producer.ts';
 import { createLogger } from '../../framework/observe/logger.ts';
+import { waitForLeaders, type TopicMetadataSource } from '../../framework/kafka/topic-leaders.ts';
 
 export const testLogger = createLogger('test', process.env.SLUICE_LOG_LEVEL ? {} : { level: 'warn' });
 
@@ -46,6 +47,33 @@ export async function produce(topic: string, records: OutgoingRecord[]): Promise
 
 export async function offsets(groupId: string, topic: string): Promise<PartitionOffsets[]> {
   return withAdmin((a) => a.offsets(groupId, topic));
+}
+
+/**
+ * Creates topics through a plain kafkajs admin and waits for their leaders the way Sluice does
+ * (topic-leaders.ts): kafkajs's own wait fails on a busy broker's 'This server does not host this
+ * topic-partition', which only means 'not yet'.
+ */
+export async function createTopicsWithLeaders(admin: TopicMetadataSource & { createTopics(o: { topics: Array<{ topic: string }>; waitForLeaders: boolean }): Promise<boolean> }, topics: Array<{ topic: string; numPartitions?: number; configEntries?: Array<{ name: string; value: string }> }>): Promise<void> {
+  await admin.createTopics({ topics, waitForLeaders: false });
+  await waitForLeaders(admin, topics.map((t) => t.topic));
+}
+
+/**
+ * Calls `ask` again while it fails with an error kafkajs marks retriable (a busy broker answers an
+ * OffsetFetch with NOT_COORDINATOR while the group's coordinator is still being placed), for up to
+ * `withinMs`; any other error, or the last retriable one, is thrown.
+ */
+export async function untilAnswered<T>(ask: () => Promise<T>, withinMs = 30_000): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    try {
+      return await ask();
+    } catch (e) {
+      if (!(e as { retriable?: boolean }).retriable || Date.now() >= deadline) throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }
 
 /** Polls `check` until it returns true; fails with `what` after `timeoutMs`. */

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Instrumentation } from '../../framework/observe/events.ts';
 import { recordsOf, type Seen } from './harness.ts';
-import { brokers, kafka } from './kafka.ts';
+import { brokers, kafka, untilAnswered } from './kafka.ts';
 import { runPythonJson } from './python.ts';
 
 
@@ -111,7 +111,7 @@ export async function committedMetadata(groupId: string, topic: string, partitio
   const admin = kafka().admin();
   await admin.connect();
   try {
-    const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const [offsets] = await untilAnswered(() => admin.fetchOffsets({ groupId, topics: [topic] }));
     const p = offsets?.partitions.find((x) => x.partition === partition);
     return { offset: Number(p?.offset ?? -1), metadata: p?.metadata || null };
   } finally {

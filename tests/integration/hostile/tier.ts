@@ -8,7 +8,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import kafkajs from 'kafkajs';
 import { FAILURE_HEADERS } from '../../../framework/failure/failed-record.ts';
 import { failurePolicy, recordsOf, startRecorder, type Harness, type RecorderOptions } from '../../support/harness.ts';
-import { kafka, offsets, readTopic, waitFor } from '../../support/kafka.ts';
+import { createTopicsWithLeaders, kafka, offsets, readTopic, waitFor } from '../../support/kafka.ts';
 import type { Codec, HostileBatch } from './generate.ts';
 
 const { CompressionTypes } = kafkajs;
@@ -31,7 +31,7 @@ export async function createTopics(topics: Array<[string, number]>, partitions: 
   const admin = kafka().admin();
   await admin.connect();
   try {
-    await admin.createTopics({ waitForLeaders: true, topics: topics.map(([topic, maxMessageBytes]) => ({ topic, numPartitions: partitions, configEntries: [{ name: 'max.message.bytes', value: String(maxMessageBytes) }] })) });
+    await createTopicsWithLeaders(admin, topics.map(([topic, maxMessageBytes]) => ({ topic, numPartitions: partitions, configEntries: [{ name: 'max.message.bytes', value: String(maxMessageBytes) }] })));
   } finally {
     await admin.disconnect();
   }
