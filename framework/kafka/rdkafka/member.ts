@@ -15,7 +15,11 @@
  * 1 -> 3 under 5 s chunks; with it, 0 s; bench/scenarios/rebalance.ts). After a batch that did
  * not reach its end, the buffer is dropped and the partition fetches on from the last offset the
  * poller committed in it (a retry, the poll budget, a rebalance leave the rest), as kafkajs does
- * from its resolved offset.
+ * from its resolved offset. That seek is done between polls, never while one runs: librdkafka
+ * drops what it fetched before a seek only from polls that begin after it, so until the seek is
+ * done every record of the partition a poll returns is dropped (a poll under way returned the
+ * partition's read-ahead past the seek, and batches began beyond records never taken in).
+ * With more partitions than batches allowed at once, the one that waited longest starts first.
  *
  * A commit resolves on the coordinator's answer, not when librdkafka queued it (commits.ts), so a
  * batch's commit, and with it a held revocation, waits for what the coordinator said; the loop
@@ -54,6 +58,8 @@ const JOIN_WITHIN_MS = 60_000;
 const AUTHORIZATION_FAILED: ReadonlySet<number> = new Set([29, 30]);
 /** How long a fatal poll waits for librdkafka's log line that says why. */
 const FATAL_LINE_WITHIN_MS = 1_000;
+/** Seeks of one partition that may fail in a row before the member stops. */
+const SEEK_ATTEMPTS = 3;
 /** How long a poll waits for a first record. */
 const POLL_WAIT_MS = 100;
 /** Records fetched ahead of the running batches, all partitions together: kafkajs's one fetch (FETCH_MAX_BYTES). */
@@ -91,8 +97,17 @@ interface Slot {
    */
   position: number;
   retry?: NodeJS.Timeout;
+  /**
+   * Where the partition must fetch from, asked and not yet done: the poll loop seeks between
+   * polls, and until then every record of this partition a poll returns is from before the seek.
+   */
+  seekTo?: number;
+  /** Seeks of `seekTo` that failed in a row. */
+  seekFailures: number;
   /** When the partition was last seeked: records after it were fetched later still. */
   seekAt?: number;
+  /** When its last batch started: dispatch serves the partition that waited longest first. */
+  startedAt: number;
   /** The highest offset this assignment committed: records below it succeeded and are never run again here. */
   committedNext?: number;
 }
@@ -171,7 +186,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     try {
       if (err.code === ERR_ASSIGN) {
         for (const p of parts) {
-          const slot: Slot = { partition: p.partition, epoch: ++epochs, revoked: false, buffer: [], bufferedBytes: 0, paused: false, position: -1 };
+          const slot: Slot = { partition: p.partition, epoch: ++epochs, revoked: false, buffer: [], bufferedBytes: 0, paused: false, position: -1, seekFailures: 0, startedAt: 0 };
           // Assigned again while a batch of its previous assignment still runs here: that batch owns
           // nothing now (its commits are refused as not owned), and the new one starts after it, so
           // the member never runs a partition's records twice at once.
@@ -259,7 +274,8 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       if (stopping || crashed) continue;
       for (const m of messages) {
         const slot = slots.get(m.partition);
-        if (!slot || slot.revoked) continue;
+        // A seek not done yet: this poll began before it, so its records of the partition are from before it.
+        if (!slot || slot.revoked || slot.seekTo !== undefined) continue;
         slot.buffer.push(m);
         slot.bufferedBytes += m.size;
         if (!slot.paused && slot.bufferedBytes >= prefetchBytes()) {
@@ -267,27 +283,42 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
           consumer.pause([tp(m.partition)]);
         }
       }
+      // No poll runs now: a seek done here is the barrier, every later poll returns records from after it.
+      await seekAsked();
       dispatch(fetchedAt);
     }
   }
 
-  /** Starts a batch for each partition with records waiting, up to `concurrency` partitions at once. */
+  /**
+   * Starts a batch for each partition with records waiting, up to `concurrency` partitions at once,
+   * the one whose last batch started longest ago first: with fewer batches allowed than partitions
+   * owned, every partition gets its turn (scanning in partition order starved the last ones).
+   */
   function dispatch(fetchedAt: number): void {
-    for (const [partition, slot] of slots) {
+    if (stopping || crashed) return;
+    const ready = [...slots.values()]
+      .filter((s) => !s.running && !s.afterPrevious && !s.revoked && !s.retry && s.seekTo === undefined && s.buffer.length > 0)
+      .sort((a, b) => a.startedAt - b.startedAt);
+    for (const slot of ready) {
       if (running >= o.concurrency) return;
-      if (slot.running || slot.afterPrevious || slot.revoked || slot.retry || slot.buffer.length === 0 || stopping || crashed) continue;
+      const { partition } = slot;
       const messages = notCommitted(partition, slot, slot.buffer.splice(0));
       slot.bufferedBytes = 0;
       // The buffer is empty now, whatever was dropped: a partition paused for a full buffer fetches on.
       resume(partition, slot);
       if (messages.length === 0) continue;
       running++;
-      slot.running = runBatch(partition, slot, messages, fetchedAt).finally(() => {
-        running--;
-        slot.running = undefined;
-        if (!stopping && !crashed) o.onProgress?.();
-        dispatch(Date.now());
-      });
+      slot.startedAt = Date.now();
+      slot.running = runBatch(partition, slot, messages, fetchedAt)
+        // Not the handler's failure (that is a result): a fault of the poller's own. The member stops
+        // with it, as kafkajs's consumer does, and the trigger's supervisor starts a new one.
+        .catch((e: unknown) => crash(e instanceof Error ? e : new Error(String(e))))
+        .finally(() => {
+          running--;
+          slot.running = undefined;
+          if (!stopping && !crashed) o.onProgress?.();
+          dispatch(Date.now());
+        });
     }
   }
 
@@ -341,8 +372,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       if (slot.position !== end && slots.get(partition) === slot) {
         slot.buffer.length = 0;
         slot.bufferedBytes = 0;
-        slot.seekAt = Date.now();
-        seek(partition, slot.position);
+        slot.seekTo = slot.position;
         if (!slot.revoked) resume(partition, slot);
       }
     }
@@ -370,10 +400,31 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     return { ok: false, reason: err.code === ERR_METADATA_TOO_LARGE && metadata !== undefined ? 'metadata-too-large' : 'refused', error };
   }
 
-  function seek(partition: number, offset: number): void {
-    consumer.seek({ topic: o.topic, partition, offset }, 0, (err) => {
-      if (err) o.logger.warn('seek failed; the partition fetches on from where it was', { partition, offset, error: err });
-    });
+  /**
+   * Does the seeks batches asked for, between polls: once librdkafka took a seek, no later poll
+   * returns a record of the partition fetched before it. A seek that fails is asked again after the
+   * next poll (whose records of the partition are dropped); after SEEK_ATTEMPTS the member stops,
+   * and its successor fetches from the group's commit: fetching on from where it was would skip
+   * the records the batch left.
+   */
+  async function seekAsked(): Promise<void> {
+    for (const slot of slots.values()) {
+      const offset = slot.seekTo;
+      if (offset === undefined || slot.revoked || slots.get(slot.partition) !== slot) continue;
+      const err = await new Promise<LibrdKafkaError | null>((resolve) => consumer.seek({ topic: o.topic, partition: slot.partition, offset }, 0, (e) => resolve(e ?? null)));
+      // The batch's records before the seek went with the buffer; none from after it were let in.
+      slot.buffer.length = 0;
+      slot.bufferedBytes = 0;
+      if (!err) {
+        slot.seekTo = undefined;
+        slot.seekFailures = 0;
+        slot.seekAt = Date.now();
+        continue;
+      }
+      slot.seekFailures++;
+      o.logger.warn('seek failed; asking again', { groupId: o.groupId, partition: slot.partition, offset, attempt: slot.seekFailures, error: redact(err.message) });
+      if (slot.seekFailures >= SEEK_ATTEMPTS) crash(new Error(`librdkafka could not seek ${o.topic}-${slot.partition} to offset ${offset} (${SEEK_ATTEMPTS} tries, the last: ${redact(err.message)}): the member stops, and fetches from the group's commit when it starts again`, { cause: err }));
+    }
   }
 
   let leaving: Promise<void> | undefined;
