@@ -75,11 +75,12 @@ export class ParallelPartitions {
     }
     if (known?.joinId === batch.joinId) return known;
     let { commit, read } = await this.committed(batch);
+    // Only a group that holds no commit starts at the first fetch without committing it; a commit set
+    // aside below (or not read) is overwritten by the first commit, at once, so a restart never resumes
+    // there. Decided on the commit as read: once set aside, it would look like no commit at all.
+    const uncommitted = read && commit === undefined && !this.c.uncommittedFromLatest;
     // A commit past the log's end is of a log that is gone (recreated, truncated): kafkajs reads this one from its start.
     if (commit && commit.offset > batch.highWatermark) commit = undefined;
-    // Only a group that holds no commit starts at the first fetch without committing it; a commit set
-    // aside above (or not read) is overwritten by the first commit, at once, so a restart never resumes there.
-    const uncommitted = read && commit === undefined && !this.c.uncommittedFromLatest;
     if (known && commit && known.basis?.next === commit.offset && known.basis.metadata === commit.metadata) {
       known.joinId = batch.joinId;
       return known;
@@ -98,7 +99,8 @@ export class ParallelPartitions {
       this.reads.set(batch.joinId, read);
     }
     try {
-      return { commit: (await read).get(batch.partition), read: true };
+      const commit = (await read).get(batch.partition);
+      return { commit: commit && { offset: commit.offset, metadata: asCommitted(commit.metadata) }, read: true };
     } catch (e) {
       this.reads.delete(batch.joinId);
       this.c.logger.warn('could not read the group\'s commit metadata: records its last owner finished beyond the committed offset are invoked again', { partition: batch.partition, error: e });
@@ -154,4 +156,14 @@ function verdicts(work: readonly WorkItem[], keyOf: OrderingKeyOf): Map<number, 
     }
   }
   return out;
+}
+
+/**
+ * Metadata as this poller committed it: librdkafka's binding ends what it commits with C's NUL,
+ * and the broker answers "" for a commit made without metadata (null here). Compared as read, a
+ * rejoin never found its own commit and rebuilt the partition's state: retries began again.
+ */
+function asCommitted(metadata: string | null): string | null {
+  const stripped = metadata?.replace(/\0+$/, '');
+  return stripped ? stripped : null;
 }
