@@ -27,6 +27,9 @@ import { windowFor } from './commit-metadata.ts';
 import { nextChunks, orderingKeyOf, type OrderingKeyOf } from './key-scheduler.ts';
 import type { CommitPoint, Lane, PartitionState, Pending } from './partition-state.ts';
 
+/** How long after a refused commit the partition fetches again, so that a batch commits what is done. */
+export const COMMIT_AGAIN_MS = 1_000;
+
 /** The longest a partition at its log end waits with held work before fetching again (records written meanwhile wait no longer). */
 export const IDLE_REFETCH_MS = 1_000;
 
@@ -52,6 +55,8 @@ export class PartitionRun {
   private readonly running = new Map<Lane, Promise<void>>();
   /** No chunk starts any more: the budget is spent, or a commit was refused. */
   private halted = false;
+  /** The coordinator refused a commit: what is done is not committed yet. */
+  private refused = false;
   private committing: Promise<void> | undefined;
   private commitAgain = false;
   private failure: unknown;
@@ -254,6 +259,7 @@ export class PartitionRun {
         this.commitAgain = true;
       } else {
         this.halted = true;
+        this.refused = true;
         return;
       }
     } while (this.commitAgain);
@@ -279,6 +285,7 @@ export class PartitionRun {
     const end = state.fetchedEnd;
     if (end === undefined) return;
     const held = state.lowestInMemory();
+    if (this.refused) return this.commitAgainSoon(held);
     const atLogEnd = end >= batch.highWatermark;
     if (held === undefined || (!atLogEnd && !state.windowFull)) return batch.fetchFrom(end);
     batch.fetchFrom(held);
@@ -289,6 +296,19 @@ export class PartitionRun {
     if (state.windowFull && !state.windowWarned) this.windowFullOnce(end);
     state.windowWarned = state.windowFull;
     if (pauseMs > 0) batch.pauseFor(pauseMs);
+  }
+
+  /**
+   * A refused commit (the coordinator moved, a rebalance under way) is asked again by the next
+   * batch's run. On kafkajs the refusal makes the member rejoin, and a batch follows; on
+   * librdkafka none may come while the partition is idle, and its done work would stay
+   * uncommitted until a restart ran it again: the partition fetches this batch's records again
+   * (each is skipped as taken in already) after COMMIT_AGAIN_MS, and that batch commits.
+   */
+  private commitAgainSoon(held: number | undefined): void {
+    const first = this.batch.records[0]!.offset;
+    this.batch.fetchFrom(held === undefined ? first : Math.min(held, first));
+    this.batch.pauseFor(COMMIT_AGAIN_MS);
   }
 
   private windowFullOnce(end: number): void {
