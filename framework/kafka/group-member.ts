@@ -62,6 +62,13 @@ export interface PartitionBatch {
   isActive(): boolean;
   /** Stops fetching this partition for `ms`, then resumes it (records are fetched again from the last commit). */
   pauseFor(ms: number): void;
+  /**
+   * Unless another batch of this partition begins within `ms`, the partition fetches from `offset`
+   * then (the member still owning it): work held in memory that no new record would bring back a
+   * batch for, since a log may end in transaction markers or aborted records, which no engine
+   * hands over. A later call, or a batch that begins, replaces it.
+   */
+  fetchFromLater(offset: number, ms: number): void;
 }
 
 export interface GroupMemberOptions {
@@ -148,6 +155,9 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   const state = new GroupState(o.groupId, o.events);
   const order = new PartitionOrder();
   const resumeTimers = new Set<NodeJS.Timeout>();
+  /** fetchFromLater's timers, by partition key; and the partitions whose batch runs now. */
+  const refetches = new Map<string, NodeJS.Timeout>();
+  const runningPartitions = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   let crashed = false;
   let stopping = false;
@@ -212,6 +222,8 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     const { topic, partition } = p.batch;
     const key = `${topic}:${partition}`;
     const generation = state.generation;
+    clearTimeout(refetches.get(key));
+    refetches.delete(key);
     let messages = p.batch.messages;
     let done = order.doneBelow(key);
     if (done !== undefined && Number(p.batch.highWatermark) < done) {
@@ -282,13 +294,25 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
         }, ms);
         resumeTimers.add(timer);
       },
+      fetchFromLater: (offset, ms) => {
+        clearTimeout(refetches.get(key));
+        refetches.set(key, setTimeout(() => {
+          refetches.delete(key);
+          // Not for a partition gone or a batch of it under way (that batch says where to fetch next).
+          if (crashed || stopping || runningPartitions.has(key) || !state.owns(topic, partition, generation)) return;
+          // autoCommit is off: kafkajs's seek commits nothing, and drops what it fetched of the partition before it.
+          consumer.seek({ topic, partition, offset: String(offset) });
+        }, ms));
+      },
     };
     const work = o.onBatch(batch);
     inFlight.add(work);
+    runningPartitions.add(key);
     try {
       await work;
     } finally {
       inFlight.delete(work);
+      runningPartitions.delete(key);
     }
     if (!crashed) o.onProgress?.();
     // Hand the rebalance back to kafkajs only now, after in-flight work was committed; not once
@@ -329,6 +353,8 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       stopping = true;
       for (const t of resumeTimers) clearTimeout(t);
       resumeTimers.clear();
+      for (const t of refetches.values()) clearTimeout(t);
+      refetches.clear();
       // kafkajs stops fetching, waits for its batches, sends LeaveGroup and disconnects. After a
       // crash it has already left; a batch it had handed over may still be running.
       const disconnected = consumer.disconnect();

@@ -49,7 +49,7 @@ function setup(records: KafkaRecord[], o: Setup) {
   let maxBytes = 4096;
   const batch = {
     topic: 't', partition: 0, records, highWatermark: records.at(-1)!.offset + 1, fetchedAt: Date.now(), joinId: 'm/1',
-    heartbeat: async () => undefined, isActive: o.active ?? (() => true), pauseFor: () => undefined, fetchFrom: () => undefined,
+    heartbeat: async () => undefined, isActive: o.active ?? (() => true), pauseFor: () => undefined, fetchFrom: () => undefined, fetchFromLater: () => undefined,
   } as unknown as PartitionBatch;
   const context: RunContext = {
     trigger: triggerWith(o.batchSize ?? 2, o.ordering), events: new Instrumentation(), logger: createLogger('test', { level: 'error' }), heartbeatIntervalMs: 1_000, invocationsShown: false,

@@ -5,9 +5,8 @@
  * commit to the lowest offset still owed, with what is done beyond it in the commit's metadata
  * (commit-metadata.ts). The run ends once nothing runs and nothing more may start: the poll budget
  * is spent, a rebalance or stop began, or what is left waits (a held retry, a full window). Then
- * the fetch goes on past the records it holds in memory, or, when no record would come (the log's
- * end, the window full), fetches a record it holds again once work is due, since kafkajs hands
- * over only batches that have records.
+ * the fetch goes on past the records it holds in memory, and the partition fetches the lowest one
+ * it holds again once work is due (planFetch), since no engine hands over a batch without records.
  */
 import type { TriggerSpec } from '../config/types.ts';
 import type { KafkaRecord } from '../event/record.ts';
@@ -29,9 +28,6 @@ import type { CommitPoint, Lane, PartitionState, Pending } from './partition-sta
 
 /** How long after a refused commit the partition fetches again, so that a batch commits what is done. */
 export const COMMIT_AGAIN_MS = 1_000;
-
-/** The longest a partition at its log end waits with held work before fetching again (records written meanwhile wait no longer). */
-export const IDLE_REFETCH_MS = 1_000;
 
 export interface RunContext {
   trigger: TriggerSpec;
@@ -253,8 +249,10 @@ export class PartitionRun {
       const point = this.state.commitPoint(this.c.metadataMaxBytes());
       if (!point || sameCommit(point, this.state.basis)) continue;
       const outcome = await this.c.delivery.commitWith(this.batch, point.next, point.metadata, point.doneBeyond);
-      if (outcome === 'ok') this.state.basis = point;
-      else if (outcome === 'metadata-too-large') {
+      if (outcome === 'ok') {
+        this.state.basis = point;
+        this.refused = false; // a refusal that a later commit mended needs no fetch to ask again
+      } else if (outcome === 'metadata-too-large') {
         this.c.metadataTooLarge(point.metadata?.length ?? 0);
         this.commitAgain = true;
       } else {
@@ -277,8 +275,11 @@ export class PartitionRun {
   }
 
   /**
-   * Where the partition fetches next. Past what it holds, when records come; else (log end, or the
-   * window full) a record it holds, once something is due, so that a batch comes to run it in.
+   * Where the partition fetches next: past what it holds, so records written meanwhile come as
+   * they are written, and, when held work is due, from the lowest record it holds, whether or not
+   * any record came (a log that ends in transaction markers, aborted records or an open
+   * transaction brings no batch, which is why the high watermark cannot tell). With the window
+   * full nothing may come from past it: the partition fetches what it holds once work is due.
    */
   private planFetch(): void {
     const { batch, state } = this;
@@ -286,16 +287,20 @@ export class PartitionRun {
     if (end === undefined) return;
     const held = state.lowestInMemory();
     if (this.refused) return this.commitAgainSoon(held);
-    const atLogEnd = end >= batch.highWatermark;
-    if (held === undefined || (!atLogEnd && !state.windowFull)) return batch.fetchFrom(end);
-    batch.fetchFrom(held);
+    if (held === undefined) return batch.fetchFrom(end);
     const startable = this.halted || !batch.isActive() || (state.pending.length > 0 && state.held.length === 0);
     const dueAt = startable ? Date.now() : Math.min(...state.held.map((l) => l.dueAt));
     const waitMs = Math.max(0, dueAt - Date.now());
-    const pauseMs = state.windowFull ? waitMs : Math.min(waitMs, IDLE_REFETCH_MS);
-    if (state.windowFull && !state.windowWarned) this.windowFullOnce(end);
-    state.windowWarned = state.windowFull;
-    if (pauseMs > 0) batch.pauseFor(pauseMs);
+    if (state.windowFull) {
+      if (!state.windowWarned) this.windowFullOnce(end);
+      state.windowWarned = true;
+      batch.fetchFrom(held);
+      if (waitMs > 0) batch.pauseFor(waitMs);
+      return;
+    }
+    state.windowWarned = false;
+    batch.fetchFrom(end);
+    batch.fetchFromLater(held, waitMs);
   }
 
   /**

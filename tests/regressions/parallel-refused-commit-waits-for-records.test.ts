@@ -19,3 +19,18 @@ it('an idle partition whose commits were refused commits its done work with the 
   expect(p.group()).toEqual({ offset: 4, metadata: null });
   expect(p.invocations.map((v) => v.offsets[0]).sort()).toEqual([0, 1, 2, 3]);
 });
+
+// Found by review: a refusal that a later commit of the same run mended still made the partition fetch its records again.
+it('a refusal mended by a later commit of the same run: the partition fetches on from the commit', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const p = parallelLog({ factor: 4, batchSize: 1, commitAnswers: ['refused'], gate: async (offsets) => (offsets[0]! > 0 ? gate : undefined) });
+  p.append(['a', 'b', 'c', 'd']);
+  const run = p.batch();
+  await new Promise((r) => setTimeout(r, 50)); // offset 0 done, its commit refused; 1-3 still running
+  release();
+  await run;
+  console.log(`[refused, mended] commits ${JSON.stringify(p.commits.map((c) => `${c.next}:${c.answer}`))}; group ${JSON.stringify(p.group())}; next fetch from ${p.fetchPosition()}`);
+  expect(p.group()).toEqual({ offset: 4, metadata: null });
+  expect(p.fetchPosition()).toBe(4);
+});

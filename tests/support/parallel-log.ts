@@ -39,6 +39,8 @@ export function parallelLog(o: ParallelLogOptions) {
   const log: KafkaRecord[] = [];
   let group: { offset: number; metadata: string | null } | undefined;
   let fetchPos = 0;
+  /** fetchFromLater's ask: from where, and from when (epoch ms), unless a batch begins before. */
+  let later: { offset: number; at: number } | undefined;
   let joins = 0;
   const invocations: Invocation[] = [];
   const commits: Array<{ next: number; metadata: string | null; answer: string }> = [];
@@ -109,10 +111,15 @@ export function parallelLog(o: ParallelLogOptions) {
       this.rejoin();
       fetchPos = group?.offset ?? 0;
     },
-    /** Fetches up to `max` records from the fetch position and runs them as one batch. */
+    /**
+     * Fetches up to `max` records from the fetch position and runs them as one batch; with none
+     * there, from where fetchFromLater asked, once its time came (as the members do).
+     */
     async batch(max = 1_000): Promise<void> {
+      if (later && Date.now() >= later.at && !log.some((r) => r.offset >= fetchPos)) fetchPos = later.offset;
       const records = log.filter((r) => r.offset >= fetchPos).slice(0, max);
       if (records.length === 0) return;
+      later = undefined;
       const end = records.at(-1)!.offset + 1;
       fetchPos = end;
       const batch: PartitionBatch = {
@@ -123,6 +130,7 @@ export function parallelLog(o: ParallelLogOptions) {
           return { ok: true };
         },
         fetchFrom: (offset: number) => void (fetchPos = offset),
+        fetchFromLater: (offset: number, ms: number) => void (later = { offset, at: Date.now() + ms }),
         isActive: () => true,
         pauseFor: () => undefined,
       };

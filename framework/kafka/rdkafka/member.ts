@@ -97,6 +97,8 @@ interface Slot {
    */
   position: number;
   retry?: NodeJS.Timeout;
+  /** fetchFromLater's timer: the partition fetches from there unless a batch begins first. */
+  refetch?: NodeJS.Timeout;
   /**
    * Where the partition must fetch from, asked and not yet done: the poll loop seeks between
    * polls, and until then every record of this partition a poll returns is from before the seek.
@@ -224,6 +226,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         await Promise.race([Promise.allSettled(gone.map((s) => s.running)), pastDeadline]);
         for (const s of gone) {
           clearTimeout(s.retry);
+          clearTimeout(s.refetch);
           // Only the slot this revocation took: the partition may have been assigned again since.
           if (slots.get(s.partition) === s) slots.delete(s.partition);
         }
@@ -308,6 +311,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       resume(partition, slot);
       if (messages.length === 0) continue;
       running++;
+      clearTimeout(slot.refetch);
       slot.startedAt = Date.now();
       slot.running = runBatch(partition, slot, messages, fetchedAt)
         // Not the handler's failure (that is a result): a fault of the poller's own. The member stops
@@ -355,6 +359,19 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       heartbeat: async () => undefined, // librdkafka heartbeats from its own thread
       commit: (next, withMetadata) => commit(partition, slot, next, withMetadata?.metadata),
       fetchFrom: (offset) => void (slot.position = offset),
+      fetchFromLater: (offset, ms) => {
+        clearTimeout(slot.refetch);
+        slot.refetch = setTimeout(() => {
+          slot.refetch = undefined;
+          // Not for a partition gone or a batch of it under way (that batch says where to fetch next).
+          if (stopping || crashed || slot.revoked || slot.running || slots.get(partition) !== slot) return;
+          // What it buffered lies past the held work: dropped, and the poll loop seeks between polls.
+          slot.buffer.length = 0;
+          slot.bufferedBytes = 0;
+          slot.seekTo = offset;
+          resume(partition, slot);
+        }, ms);
+      },
       isActive: () => !crashed && !stopping && !slot.revoked && slots.get(partition) === slot,
       pauseFor: (ms) => {
         clearTimeout(slot.retry);
@@ -422,8 +439,8 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         continue;
       }
       slot.seekFailures++;
-      o.logger.warn('seek failed; asking again', { groupId: o.groupId, partition: slot.partition, offset, attempt: slot.seekFailures, error: redact(err.message) });
-      if (slot.seekFailures >= SEEK_ATTEMPTS) crash(new Error(`librdkafka could not seek ${o.topic}-${slot.partition} to offset ${offset} (${SEEK_ATTEMPTS} tries, the last: ${redact(err.message)}): the member stops, and fetches from the group's commit when it starts again`, { cause: err }));
+      if (slot.seekFailures < SEEK_ATTEMPTS) o.logger.warn('seek failed; asking again', { groupId: o.groupId, partition: slot.partition, offset, attempt: slot.seekFailures, error: redact(err.message) });
+      else crash(new Error(`librdkafka could not seek ${o.topic}-${slot.partition} to offset ${offset} (${SEEK_ATTEMPTS} tries, the last: ${redact(err.message)}): the member stops, and fetches from the group's commit when it starts again`, { cause: err }));
     }
   }
 
@@ -479,7 +496,10 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     },
     async stop(deadlineAt) {
       stopping = true;
-      for (const s of slots.values()) clearTimeout(s.retry);
+      for (const s of slots.values()) {
+        clearTimeout(s.retry);
+        clearTimeout(s.refetch);
+      }
       const batches = () => Promise.allSettled([...slots.values()].map((s) => s.running)).then(() => undefined);
       if (deadlineAt !== undefined && !(await settledBy(batches(), deadlineAt))) {
         leftBehind = true;
