@@ -81,7 +81,10 @@ export class ParallelPartitions {
     const uncommitted = read && commit === undefined && !this.c.uncommittedFromLatest;
     // A commit past the log's end is of a log that is gone (recreated, truncated): kafkajs reads this one from its start.
     if (commit && commit.offset > batch.highWatermark) commit = undefined;
-    if (known && commit && known.basis?.next === commit.offset && known.basis.metadata === commit.metadata) {
+    // The group holds what this poller last knew it to hold (its own last commit, or still none):
+    // nobody else moved it, and what this state knows holds (its retries, what it finished).
+    const unchanged = commit ? known?.basis?.next === commit.offset && known.basis.metadata === commit.metadata : read && known?.neverCommitted;
+    if (known && unchanged) {
       known.joinId = batch.joinId;
       return known;
     }

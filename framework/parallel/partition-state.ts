@@ -75,6 +75,8 @@ export class PartitionState {
   windowFull = false;
   /** The full window was said (once an episode). */
   windowWarned = false;
+  /** The basis an uncommitted group's first fetch gave: still it, this state has committed nothing. */
+  private firstBasis: CommitPoint | undefined;
 
   /**
    * `uncommitted`: the group has no commit of the partition, as read (not one set aside as stale,
@@ -92,6 +94,11 @@ export class PartitionState {
     this.seed = seed;
     this.basis = committed === undefined ? undefined : { next: committed, metadata };
     this.fold();
+  }
+
+  /** Built for a group that held no commit of the partition, and no commit of it made since. */
+  get neverCommitted(): boolean {
+    return this.uncommitted && (this.basis === undefined || this.basis === this.firstBasis);
   }
 
   /** Where fetching goes on (the offset after the last record looked at). */
@@ -115,7 +122,7 @@ export class PartitionState {
     if (this.end === undefined) {
       this.end = records[0]!.offset;
       // The group has no commit: the first fetch's offset is where the partition starts, nothing to commit until it moves.
-      if (this.uncommitted) this.basis = { next: this.end, metadata: null };
+      if (this.uncommitted) this.basis = this.firstBasis = { next: this.end, metadata: null };
     }
     const from = this.end;
     const maxOffset = (this.owed[0] ?? from) + window;

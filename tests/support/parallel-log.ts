@@ -19,6 +19,8 @@ export interface Invocation {
   offsets: number[];
   attempts: number;
   ok: boolean;
+  /** Which poller ran it: 0, then one more at each restart (a new process, its memory gone). */
+  owner: number;
 }
 
 export interface ParallelLogOptions {
@@ -28,6 +30,9 @@ export interface ParallelLogOptions {
   fails?: (offsets: number[], attempts: number) => boolean;
   /** Answers to commits, in order ('ok' once they run out). */
   commitAnswers?: Array<'ok' | 'refused'>;
+  /** Asked after commitAnswers ran out: whether the coordinator refuses this commit. */
+  refuse?: () => boolean;
+  bisectBatchOnFunctionError?: boolean;
   /** librdkafka's binding ends committed metadata with C's NUL: it comes back with it. */
   metadataNul?: boolean;
   maximumRetryAttempts?: number;
@@ -37,6 +42,8 @@ export interface ParallelLogOptions {
 
 export function parallelLog(o: ParallelLogOptions) {
   const log: KafkaRecord[] = [];
+  /** The log's end: the next offset written (a control record takes one too, and no reader gets it). */
+  let logEnd = 0;
   let group: { offset: number; metadata: string | null } | undefined;
   let fetchPos = 0;
   /** fetchFromLater's ask: from where, and from when (epoch ms), unless a batch begins before. */
@@ -48,10 +55,11 @@ export function parallelLog(o: ParallelLogOptions) {
   const events = new Instrumentation();
   const trigger = {
     functionName: 'f', topic: 't', batchSize: o.batchSize, parallelizationFactor: o.factor, timeoutMs: 1_000,
-    failure: { maximumRetryAttempts: o.maximumRetryAttempts ?? -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: false, reportBatchItemFailures: false, onFailure: undefined },
+    failure: { maximumRetryAttempts: o.maximumRetryAttempts ?? -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: !!o.bisectBatchOnFunctionError, reportBatchItemFailures: false, onFailure: undefined },
   } as unknown as TriggerSpec;
   const answers = [...(o.commitAnswers ?? [])];
-  const parallel = new ParallelPartitions({
+  let owner = 0;
+  const newParallel = () => new ParallelPartitions({
     trigger, events, logger: createLogger('test', { level: 'error' }), heartbeatIntervalMs: 1_000, invocationsShown: true, maxPayloadBytes: 6_000_000,
     envelopeBytes: () => 100,
     ...(o.metadataNul ? { metadataBytesAdded: 1 } : {}),
@@ -61,14 +69,14 @@ export function parallelLog(o: ParallelLogOptions) {
         const offsets = item.records.map((r) => r.offset);
         await o.gate?.(offsets);
         const ok = !o.fails?.(offsets, item.attempts);
-        invocations.push({ offsets, attempts: item.attempts, ok });
+        invocations.push({ offsets, attempts: item.attempts, ok, owner });
         return ok ? { ok: true, payload: null, durationMs: 1, requestId: 'r' } : { ok: false, error: { kind: 'error', name: 'Error', message: 'planned' }, durationMs: 1, requestId: 'r' };
       },
     } as unknown as ChunkInvoker,
     delivery: {
       sendTimeoutMs: 1_000,
       commitWith: async (batch: PartitionBatch, next: number, metadata: string | null) => {
-        const answer = answers.shift() ?? 'ok';
+        const answer = answers.shift() ?? (o.refuse?.() ? 'refused' : 'ok');
         commits.push({ next, metadata, answer });
         if (answer !== 'ok') return answer;
         const r = await batch.commit(next, { metadata });
@@ -84,6 +92,7 @@ export function parallelLog(o: ParallelLogOptions) {
       },
     },
   });
+  let parallel = newParallel();
   let joinId = 'm/0';
 
   return {
@@ -99,7 +108,7 @@ export function parallelLog(o: ParallelLogOptions) {
     /** Appends records (keys given) to the log. */
     append(keys: string[]): void {
       for (const key of keys) {
-        log.push({ topic: 't', partition: 0, offset: log.length, timestamp: Date.now(), timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] } as unknown as KafkaRecord);
+        log.push({ topic: 't', partition: 0, offset: logEnd++, timestamp: Date.now(), timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] } as unknown as KafkaRecord);
       }
     },
     /** A new join of the partition (a rebalance, a restart): the next batch reads the group's commit anew. */
@@ -110,7 +119,23 @@ export function parallelLog(o: ParallelLogOptions) {
     restartFromCommit(): void {
       this.rejoin();
       fetchPos = group?.offset ?? 0;
+      later = undefined;
     },
+    /** A new poller process: nothing of the last one's memory, fetching from the group's commit. */
+    restart(): void {
+      owner++;
+      parallel = newParallel();
+      this.restartFromCommit();
+    },
+    /** The offsets the log holds. */
+    size: () => logEnd,
+    /** A transaction marker: an offset no reader gets. */
+    appendMarker(): void {
+      logEnd++;
+    },
+    /** Whether the offset holds a record a reader gets (not a marker). */
+    isRecord: (offset: number) => log.some((r) => r.offset === offset),
+    keyOf: (offset: number) => log.find((r) => r.offset === offset)!.key!.toString(),
     /**
      * Fetches up to `max` records from the fetch position and runs them as one batch; with none
      * there, from where fetchFromLater asked, once its time came (as the members do).
@@ -123,7 +148,7 @@ export function parallelLog(o: ParallelLogOptions) {
       const end = records.at(-1)!.offset + 1;
       fetchPos = end;
       const batch: PartitionBatch = {
-        topic: 't', partition: 0, records, highWatermark: log.length, fetchedAt: Date.now(), joinId,
+        topic: 't', partition: 0, records, highWatermark: logEnd, fetchedAt: Date.now(), joinId,
         heartbeat: async () => undefined,
         commit: async (next: number, m?: { metadata: string | null }): Promise<CommitResult> => {
           group = { offset: next, metadata: m?.metadata ?? null };
