@@ -6,7 +6,9 @@
  * chunks do not count; factor 10 is figured against factor 1 of the same run (ideal 10×).
  * Both engines drain in the same run: librdkafka's factor 10 against its own factor 1. Then a
  * topic without keys at factor 10: with the default ordering its records share one key and run
- * one chunk at a time; with `ordering: unordered` ten, each again against factor 1.
+ * one chunk at a time; with `ordering: unordered` ten, each again against factor 1. Last, 8 keys
+ * interleaved (issue 39): factor 4 against factor 1 of the same keys, ideal 4× (chunks cut by
+ * offset, first fit, gave about 1×: the first chunk held every key).
  */
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { createTopic, deleteTopics, preload, uniqueName } from '../lib/kafka.ts';
@@ -15,6 +17,9 @@ import { perSecond, round, waitUntil } from '../lib/stats.ts';
 import type { BenchContext, Figure, Scenario } from '../lib/types.ts';
 
 const KEYS = 100;
+/** Few keys, interleaved: each chunk cut by offset would hold them all. */
+const FEW_KEYS = 8;
+const FEW_KEYS_FACTOR = 4;
 const BATCH_SIZE = 10;
 const SLEEP_MS = 100;
 /** The steady part of a drain: between these shares of its records done. */
@@ -25,6 +30,7 @@ type Engine = 'kafkajs' | 'librdkafka';
 interface Drain {
   engine: Engine;
   factor: number;
+  keys?: number;
   /** Records without keys drained with `ordering: unordered`. */
   unordered?: boolean;
   records: number;
@@ -54,6 +60,15 @@ export const parallelization: Scenario = async (ctx) => {
       { scenario: 'parallelization', figure: `${engine}: ratio factor 10 / factor 1`, value: `${ratio.toFixed(2)}×`, target: '≥ 8×', met: ratio >= 8 },
       { scenario: 'parallelization', figure: `  ${engine}, factor 10: chunks in flight, mean over the steady part`, value: ten.meanInFlight.toFixed(1) },
     );
+    const fewOne = await drain(ctx, engine, 1, ctx.quick ? 300 : 1_200, false, FEW_KEYS);
+    const fewFour = await drain(ctx, engine, FEW_KEYS_FACTOR, ctx.quick ? 1_200 : 4_800, false, FEW_KEYS);
+    const fewRatio = fewFour.recordsPerSecond / fewOne.recordsPerSecond;
+    met &&= fewRatio >= 3.5;
+    drains.push(fewOne, fewFour);
+    figures.push(
+      { scenario: 'parallelization', figure: `${engine}: ${FEW_KEYS} keys interleaved, factor ${FEW_KEYS_FACTOR} / factor 1 (${Math.round(fewFour.recordsPerSecond)} / ${Math.round(fewOne.recordsPerSecond)} records/s)`, value: `${fewRatio.toFixed(2)}×`, target: '≥ 3.5×', met: fewRatio >= 3.5 },
+      { scenario: 'parallelization', figure: `  ${engine}, ${FEW_KEYS} keys, factor ${FEW_KEYS_FACTOR}: chunks in flight, mean over the steady part`, value: fewFour.meanInFlight.toFixed(1) },
+    );
     const keyless = await drain(ctx, engine, 10, ctx.quick ? 3_000 : 12_000, true);
     const keylessRatio = keyless.recordsPerSecond / one.recordsPerSecond;
     drains.push(keyless);
@@ -65,12 +80,12 @@ export const parallelization: Scenario = async (ctx) => {
   return { figures, data: { keys: KEYS, batchSize: BATCH_SIZE, sleepMs: SLEEP_MS, steady: STEADY, allMet: met, drains } };
 };
 
-/** Preloads `records` keyed records (`unordered`: records without keys) on a fresh 1-partition topic and drains them with `factor`. */
-async function drain(ctx: BenchContext, engine: Engine, factor: number, records: number, unordered = false): Promise<Drain> {
+/** Preloads `records` records with `keys` keys (`unordered`: without keys) on a fresh 1-partition topic and drains them with `factor`. */
+async function drain(ctx: BenchContext, engine: Engine, factor: number, records: number, unordered = false, keys = KEYS): Promise<Drain> {
   const topic = uniqueName(`parallel-${engine}-${factor}`);
   await createTopic(ctx.kafka, topic, 1);
   // One request in flight: offsets follow the keys' round-robin.
-  await preload(ctx.kafka, topic, { records, partitions: 1, valueBytes: 100, ...(unordered ? {} : { keys: KEYS }), inFlight: 1 });
+  await preload(ctx.kafka, topic, { records, partitions: 1, valueBytes: 100, ...(unordered ? {} : { keys }), inFlight: 1 });
 
   /** [ms, records done so far] at each chunk's end; [ms, chunks in flight] at each change. */
   const done: Array<[number, number]> = [];
@@ -102,8 +117,8 @@ async function drain(ctx: BenchContext, engine: Engine, factor: number, records:
   const recordsPerSecond = perSecond(to![1] - from![1], to![0] - from![0]);
   const meanInFlight = timeWeightedMean(inFlight, from![0], to![0]);
   const seconds = (performance.now() - started) / 1000;
-  ctx.log(`${engine}, factor ${factor}${unordered ? ', no keys, unordered' : ''}: ${records} records in ${seconds.toFixed(1)} s, ${batches} batches; steady ${Math.round(recordsPerSecond)} records/s, ${meanInFlight.toFixed(1)} chunks in flight`);
-  return { engine, factor, ...(unordered ? { unordered } : {}), records, recordsPerSecond: round(recordsPerSecond, 1), meanInFlight: round(meanInFlight, 2), batches, seconds: round(seconds, 1) };
+  ctx.log(`${engine}, factor ${factor}${unordered ? ', no keys, unordered' : `, ${keys} keys`}: ${records} records in ${seconds.toFixed(1)} s, ${batches} batches; steady ${Math.round(recordsPerSecond)} records/s, ${meanInFlight.toFixed(1)} chunks in flight`);
+  return { engine, factor, ...(unordered ? { unordered } : { keys }), records, recordsPerSecond: round(recordsPerSecond, 1), meanInFlight: round(meanInFlight, 2), batches, seconds: round(seconds, 1) };
 }
 
 /** The mean of a step function given as [time, value] changes, over [from, to]. */

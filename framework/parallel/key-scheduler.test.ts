@@ -79,18 +79,27 @@ describe('nextChunks', () => {
     const pending = recs(Array.from({ length: 300 }, (_, i) => `key-${i % 100}`));
     const chunks = plan(pending, { slots: 10 });
     expect(chunks.map((c) => c.length)).toEqual(Array(10).fill(10));
-    expect(offsets(chunks)[0]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(new Set(chunks.flat().map(keyOf)).size).toBe(100);
+    // Each key's records together: key-0 (0, 100, 200), key-10, key-20, then what is left of room for key-30.
+    expect(offsets(chunks)[0]).toEqual([0, 10, 20, 30, 100, 110, 120, 200, 210, 220]);
+    expect(new Set(chunks.flat().map(keyOf)).size).toBe(40);
+  });
+
+  it('runs interleaved keys side by side: 8 keys, factor 4, batch size 10 (by offset, first fit, one chunk held them all)', () => {
+    const pending = recs(Array.from({ length: 40 }, (_, i) => `k${i % 8}`));
+    const chunks = plan(pending, { slots: 4, batchSize: 10 });
+    expect(chunks.map((c) => c.length)).toEqual([10, 10, 10, 10]);
+    expect(chunks.map((c) => [...new Set(c.map(keyOf))])).toEqual([['k0', 'k4'], ['k1', 'k5'], ['k2', 'k6'], ['k3', 'k7']]);
+    expect(offsets(chunks)[0]).toEqual([0, 4, 8, 12, 16, 20, 24, 28, 32, 36]);
   });
 
   it('lets the other keys flow past a key that waits to retry (a poison record holds only its key)', () => {
     const pending = recs(['p', 'a', 'p', 'b', 'c', 'p', 'd'], 10);
-    expect(offsets(plan(pending, { held: new Set(['p']), slots: 2, batchSize: 2 }))).toEqual([[11, 13], [14, 16]]);
+    expect(offsets(plan(pending, { held: new Set(['p']), slots: 2, batchSize: 2 }))).toEqual([[11, 14], [13, 16]]);
   });
 
   it('keeps a key\'s later records out of other chunks while its chunk is full', () => {
     const pending = recs(['a', 'a', 'a', 'b', 'a', 'c']);
-    expect(offsets(plan(pending, { slots: 3, batchSize: 2 }))).toEqual([[0, 1], [3, 5]]);
+    expect(offsets(plan(pending, { slots: 3, batchSize: 2 }))).toEqual([[0, 1], [3], [5]]);
   });
 
   it('keeps a key\'s small later record out when its larger earlier one did not fit (the payload limit)', () => {
@@ -136,8 +145,8 @@ describe('orderingKeyOf', () => {
     const unordered = orderingKeyOf('unordered');
     expect(unordered(a)).not.toBe(unordered({ ...a, offset: 2 }));
     expect(unordered({ offset: 3, key: null })).not.toBe(unordered({ offset: 4, key: null }));
-    // Unordered, a plan fills chunks with records of one key or none side by side.
+    // Unordered, every record is a key of its own: spread over the slots.
     const pending = [0, 1, 2, 3, 4, 5].map((offset) => ({ offset, key: null }));
-    expect(nextChunks({ pending, keyOf: unordered, held: new Set([unordered(pending[0]!)]), slots: 3, batchSize: 2, maxOffset: 100 }).map((c) => c.map((p) => p.offset))).toEqual([[1, 2], [3, 4], [5]]);
+    expect(nextChunks({ pending, keyOf: unordered, held: new Set([unordered(pending[0]!)]), slots: 3, batchSize: 2, maxOffset: 100 }).map((c) => c.map((p) => p.offset))).toEqual([[1, 4], [2, 5], [3]]);
   });
 });

@@ -5,9 +5,13 @@
  * invoked in offset order. Records with a null key share one key of their own (ordering-key
  * below): they keep partition order among themselves, as with factor 1, and run beside keyed ones.
  *
- * The scan goes in offset order, so the lowest record that may start always does (the committed
- * offset keeps moving), and chunks are filled first-fit (chunk 1 to batchSize, then chunk 2).
- * Nothing beyond `maxOffset` starts: the metadata that records what is done beyond the committed
+ * Chunks are formed by key, not by offset: each free key's records go whole into one chunk (up to
+ * the batch size and the payload limit, in offset order), a chunk of its own while slots are
+ * left, else the least filled chunk, so keys that interleave run side by side (cut by offset,
+ * first fit, the first chunk took most keys and blocked the next: 8 interleaved keys at factor 4
+ * ran one chunk at a time). Keys are placed in the order of their first record, so the lowest
+ * record that may start always does (the committed offset keeps moving). Within a chunk records
+ * are in offset order, as Lambda gets them. Nothing beyond `maxOffset` starts: the metadata that records what is done beyond the committed
  * offset has a bounded window (commit-metadata.ts, windowFor), and past it the partition waits.
  */
 
@@ -33,34 +37,32 @@ export interface ScheduleInput<T extends { offset: number }> {
 export function nextChunks<T extends { offset: number }>(input: ScheduleInput<T>): T[][] {
   const { pending, keyOf, held, slots, batchSize, maxOffset, fits = () => true } = input;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
-  const chunks: T[][] = [];
-  /** Which chunk of this plan took a key; a key missing here and in `held` is free. */
-  const claimedBy = new Map<string, number>();
-  /** Keys with a record left behind in this scan: their later records must wait too. */
-  const blocked = new Set<string>();
-  const room = (c: T[], r: T) => c.length < batchSize && (c.length === 0 || fits(c, r));
-
+  // Each free key's records within the window, in offset order; keys in the order of their first record.
+  const byKey = new Map<string, T[]>();
   for (const record of pending) {
     if (record.offset > maxOffset) break;
     const key = keyOf(record);
-    if (held.has(key) || blocked.has(key)) continue;
-    const claimed = claimedBy.get(key);
-    if (claimed !== undefined) {
-      const chunk = chunks[claimed]!;
-      if (room(chunk, record)) chunk.push(record);
-      else blocked.add(key);
-      continue;
-    }
-    let at = chunks.findIndex((c) => room(c, record));
-    if (at < 0 && chunks.length < slots) at = chunks.push([]) - 1;
-    if (at < 0) {
-      if (chunks.length === slots && chunks.every((c) => c.length >= batchSize)) break;
-      blocked.add(key);
-      continue;
-    }
-    chunks[at]!.push(record);
-    claimedBy.set(key, at);
+    if (held.has(key)) continue;
+    const records = byKey.get(key);
+    if (records) records.push(record);
+    else byKey.set(key, [record]);
   }
+  const chunks: T[][] = [];
+  const room = (c: T[], r: T) => c.length < batchSize && (c.length === 0 || fits(c, r));
+  for (const records of byKey.values()) {
+    const first = records[0]!;
+    // A chunk of its own while slots are left (keys side by side), else the least filled one it fits in.
+    let chunk: T[] | undefined;
+    if (chunks.length < slots) chunks.push((chunk = []));
+    else for (const c of chunks) if (room(c, first) && (!chunk || c.length < chunk.length)) chunk = c;
+    if (!chunk) continue; // its records wait for a chunk to end
+    // A prefix of the key's records: one that does not fit keeps the later ones out too.
+    for (const r of records) {
+      if (!room(chunk, r)) break;
+      chunk.push(r);
+    }
+  }
+  for (const c of chunks) c.sort((a, b) => a.offset - b.offset);
   return chunks;
 }
 

@@ -107,7 +107,7 @@ export function createPoller(o: PollerOptions): Poller {
   if (parallel) {
     const order = trigger.ordering === 'unordered'
       ? 'in no order (ordering: unordered): a failing record holds only itself'
-      : 'each key\'s records in offset order; records without a key in partition order among themselves, one invocation at a time';
+      : 'chunks are formed by key, so keys run side by side: each key\'s records in one chunk at a time, in offset order; records without a key in partition order among themselves, one invocation at a time';
     logger.info(`up to ${trigger.parallelizationFactor} invocations of a partition at once: ${order}`);
   }
 
