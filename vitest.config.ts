@@ -86,7 +86,7 @@ export default defineConfig({
             'tests/regressions/{out-of-range-offset-jumps-to-log-end,latest-skips-records-after-restart,state-outlives-recreated-topic}.test.ts',
             // librdkafka and parallel chunks (issue 39): the seek barrier, fair turns between partitions, a batch's error as the member's crash, a retry at a log that ends in transaction markers.
             'tests/regressions/{parallel-read-ahead-past-seek-committed,fewer-batches-than-partitions-starves-some,batch-error-ends-process-without-leaving}.test.ts',
-            'tests/regressions/parallel-retry-at-transaction-marker-stalls.test.ts',
+            'tests/regressions/{parallel-retry-at-transaction-marker-stalls,parallel-interleaved-keys-run-one-at-a-time}.test.ts',
           ],
           env: { SLUICE_TEST_ENGINE: 'librdkafka' },
           globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/engine-binding.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
