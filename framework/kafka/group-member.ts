@@ -298,8 +298,10 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
         clearTimeout(refetches.get(key));
         refetches.set(key, setTimeout(() => {
           refetches.delete(key);
-          // Not for a partition gone or a batch of it under way (that batch says where to fetch next).
-          if (crashed || stopping || runningPartitions.has(key) || !state.owns(topic, partition, generation)) return;
+          // Only in the generation that asked, with no rebalance under way (a later one fetches from the
+          // group's commit, which another member may have moved), and not while a batch of it runs
+          // (that batch says where to fetch next).
+          if (crashed || stopping || runningPartitions.has(key) || state.generation !== generation || state.rebalance || !state.owns(topic, partition, generation)) return;
           // autoCommit is off: kafkajs's seek commits nothing, and drops what it fetched of the partition before it.
           consumer.seek({ topic, partition, offset: String(offset) });
         }, ms));

@@ -1,0 +1,67 @@
+/**
+ * fetchFromLater on kafkajs (issue 39): a timer a batch of one generation set must not seek in a
+ * later one, which fetches from the group's commit (another member may have moved it); found by
+ * review. kafkajs is replaced by a consumer that records seeks and lets the test emit joins.
+ */
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { createGroupMember, type PartitionBatch } from './group-member.ts';
+import { Instrumentation } from '../observe/events.ts';
+import { createLogger } from '../observe/logger.ts';
+
+function fakeKafka() {
+  const em = new EventEmitter();
+  const seeks: Array<{ topic: string; partition: number; offset: string }> = [];
+  let eachBatch!: (p: unknown) => Promise<void>;
+  const events = { FETCH: 'fetch', GROUP_JOIN: 'join', HEARTBEAT: 'hb', REBALANCING: 'reb', CRASH: 'crash' };
+  const consumer = {
+    events,
+    on: (e: string, l: (x: unknown) => void) => em.on(e, l),
+    connect: async () => undefined,
+    subscribe: async () => undefined,
+    run: async (o: { eachBatch: typeof eachBatch }) => void (eachBatch = o.eachBatch),
+    seek: (s: { topic: string; partition: number; offset: string }) => void seeks.push(s),
+    disconnect: async () => undefined,
+  };
+  const join = (assignment: Record<string, number[]>) => em.emit('join', { payload: { memberId: 'm', memberAssignment: assignment, isLeader: true, duration: 1 } });
+  const batch = (offsets: number[]) => eachBatch({
+    batch: { topic: 't', partition: 0, highWatermark: String(offsets.at(-1)! + 1), firstOffset: () => String(offsets[0]),
+      messages: offsets.map((o) => ({ offset: String(o), key: null, value: Buffer.from('x'), timestamp: String(Date.now()), headers: {}, attributes: 0, size: 1 })) },
+    resolveOffset: () => undefined, heartbeat: async () => undefined, commitOffsetsIfNecessary: async () => undefined,
+    isRunning: () => true, isStale: () => false, pause: () => () => undefined,
+  });
+  return { kafka: { consumer: () => consumer }, seeks, join, batch };
+}
+
+describe("kafkajs member: fetchFromLater across a rebalance", () => {
+  it('does not seek, in a later generation, to an offset a batch of an older generation asked for', async () => {
+    const f = fakeKafka();
+    const member = createGroupMember({
+      kafka: f.kafka as never, groupId: 'g', topic: 't', fromBeginning: true, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000,
+      heartbeatIntervalMs: 1_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_000, concurrency: 1,
+      logger: createLogger({ level: 'error' } as never), events: new Instrumentation(),
+      onBatch: async (b: PartitionBatch) => b.fetchFromLater(95, 50), onCrash: () => undefined,
+    });
+    await member.start();
+    f.join({ t: [0] }); // generation 1
+    await f.batch([90, 91, 92, 93, 94, 95, 96, 97, 98, 99]); // held work at 95, asked for in 50 ms
+    f.join({ t: [] }); // generation 2: the partition went to another member (which commits, say, 92)
+    f.join({ t: [0] }); // generation 3: it comes back; kafkajs would fetch from the group's commit
+    await new Promise((r) => setTimeout(r, 100));
+    expect(f.seeks, 'a seek asked by generation 1 overrides generation 3\'s fetch from the group commit').toEqual([]);
+  });
+  it('seeks in the generation that asked, once no batch of the partition began meanwhile', async () => {
+    const f = fakeKafka();
+    const member = createGroupMember({
+      kafka: f.kafka as never, groupId: 'g', topic: 't', fromBeginning: true, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000,
+      heartbeatIntervalMs: 1_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_000, concurrency: 1,
+      logger: createLogger({ level: 'error' } as never), events: new Instrumentation(),
+      onBatch: async (b: PartitionBatch) => b.fetchFromLater(95, 50), onCrash: () => undefined,
+    });
+    await member.start();
+    f.join({ t: [0] });
+    await f.batch([90, 91, 92, 93, 94, 95, 96, 97, 98, 99]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(f.seeks).toEqual([{ topic: 't', partition: 0, offset: '95' }]);
+  });
+});
