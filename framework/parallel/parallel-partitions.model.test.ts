@@ -4,8 +4,9 @@
  * (tests/support/parallel-log.ts), driven by random operations: records appended under a few
  * keys and transaction markers (offsets no reader gets, also at the log's end), batches of random sizes fetched from wherever the last run said to fetch (read-ahead,
  * refetches of held work), rejoins, restarts of the whole poller from the group's commit and
- * metadata, poison records (bisected down to themselves and sent to the destination), commits
- * the coordinator refuses at random, and chunks that end out of order. After every operation
+ * metadata, poison records (bisected down to themselves and sent to the destination; the handler
+ * throws, or reports them with ReportBatchItemFailures), commits the coordinator refuses at random,
+ * chunks that end out of order, `ordering: unordered`, and a payload limit that cuts chunks by bytes. After every operation
  * the oracle checks what the group holds:
  *
  *   1. no committed offset passes a record not finished (invoked successfully, or sent to the
@@ -42,6 +43,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 const scenario = fc.record({
   factor: fc.integer({ min: 2, max: 5 }),
   batchSize: fc.integer({ min: 1, max: 4 }),
+  /** How failures are told: the invocation throws, or it returns the poison records in batchItemFailures. */
+  report: fc.boolean(),
+  unordered: fc.boolean(),
+  /** Lambda's payload limit: none, or room for about 1 to 3 of these records beside the envelope. */
+  maxPayloadBytes: fc.option(fc.integer({ min: 150, max: 700 }), { nil: undefined }),
   poison: fc.uniqueArray(fc.integer({ min: 0, max: 80 }), { maxLength: 6 }),
   /** Whether each commit is refused, in turn (cycled). */
   refusals: fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }),
@@ -49,6 +55,9 @@ const scenario = fc.record({
   hops: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 16 }),
   ops: fc.array(op, { minLength: 1, maxLength: 30 }),
 });
+
+/** What the generated cases drove, summed over a run: so the line below shows each shape was met. */
+const seen = { partialReports: 0, sentAside: 0, refused: 0, restarts: 0, unorderedCases: 0, payloadCases: 0 };
 
 /** Runs one scenario, checking the oracle after every operation; returns how many steps it checked. */
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
@@ -60,6 +69,9 @@ async function run(s: Scenario): Promise<number> {
   const p = parallelLog({
     factor: s.factor, batchSize: s.batchSize, maximumRetryAttempts: 0, bisectBatchOnFunctionError: true,
     fails: (offsets) => offsets.some((o) => poison.has(o)),
+    ...(s.report ? { report: { poison: (o: number) => poison.has(o) } } : {}),
+    ...(s.unordered ? { ordering: 'unordered' as const } : {}),
+    ...(s.maxPayloadBytes !== undefined ? { maxPayloadBytes: s.maxPayloadBytes } : {}),
     refuse: () => refusing && s.refusals[commitsAsked++ % s.refusals.length]!,
     gate: async (offsets) => {
       for (let i = 0; i < s.hops[offsets[0]! % s.hops.length]!; i++) await new Promise((r) => setImmediate(r));
@@ -69,7 +81,7 @@ async function run(s: Scenario): Promise<number> {
   /** Offsets finished (invoked ok or sent), in the order they finished, per owner. */
   const check = (step: string) => {
     const finished = new Set<number>([...p.sent]);
-    for (const v of p.invocations) if (v.ok) for (const o of v.offsets) finished.add(o);
+    for (const v of p.invocations) for (const o of v.finished) finished.add(o);
     // A transaction marker holds no record to finish: nothing to lose there.
     for (let o = 0; o < p.size(); o++) if (!p.isRecord(o)) finished.add(o);
     const group = p.group();
@@ -79,7 +91,7 @@ async function run(s: Scenario): Promise<number> {
     if (decoded.kind === 'done') {
       for (const r of decoded.ranges) for (let o = r.from; o <= r.until && o < p.size(); o++) expect(finished.has(o), `${step}: metadata marks ${o} done, not finished`).toBe(true);
     } else expect(['none'], `${step}: metadata ${group?.metadata}`).toContain(decoded.kind);
-    // Per owner: nothing runs again once it finished, and a key's records finish in offset order.
+    // Per owner: nothing runs again once it finished, and (ordered by key) a key's records finish in offset order.
     const byOwner = new Map<number, typeof p.invocations>();
     for (const v of p.invocations) byOwner.set(v.owner, [...(byOwner.get(v.owner) ?? []), v]);
     for (const [owner, runs] of byOwner) {
@@ -87,9 +99,9 @@ async function run(s: Scenario): Promise<number> {
       const lastByKey = new Map<string, number>();
       for (const v of runs) {
         for (const o of v.offsets) expect(done.has(o), `${step}: owner ${owner} ran offset ${o} again after it finished`).toBe(false);
-        if (!v.ok) continue;
-        for (const o of v.offsets) {
+        for (const o of v.finished) {
           done.add(o);
+          if (s.unordered) continue;
           const k = p.keyOf(o);
           expect(o, `${step}: owner ${owner} finished ${o} of key ${k} after ${lastByKey.get(k)}`).toBeGreaterThan(lastByKey.get(k) ?? -1);
           lastByKey.set(k, o);
@@ -115,9 +127,15 @@ async function run(s: Scenario): Promise<number> {
   const lastRecordEnd = records.length ? records.at(-1)! + 1 : 0;
   for (let i = 0; i < 200 && (p.group()?.offset ?? 0) < lastRecordEnd; i++) await p.batch(20);
   check('drained');
+  seen.partialReports += p.invocations.filter((v) => v.finished.length > 0 && v.finished.length < v.offsets.length).length;
+  seen.sentAside += p.sent.length;
+  seen.refused += p.commits.filter((c) => c.answer === 'refused').length;
+  seen.restarts += s.ops.filter((o) => o.t === 'restart').length;
+  if (s.unordered) seen.unorderedCases++;
+  if (s.maxPayloadBytes !== undefined) seen.payloadCases++;
   expect(p.group()?.offset ?? 0).toBeGreaterThanOrEqual(lastRecordEnd);
   const finished = new Set<number>([...p.sent]);
-  for (const v of p.invocations) if (v.ok) for (const o of v.offsets) finished.add(o);
+  for (const v of p.invocations) for (const o of v.finished) finished.add(o);
   expect(finished.size).toBe(records.length);
   for (const o of p.sent) expect(poison.has(o), `offset ${o} sent to the destination without being poison`).toBe(true);
   return steps + 1;
@@ -134,6 +152,6 @@ describe('ParallelPartitions, model-based', () => {
       }),
       { numRuns: Number(process.env.SLUICE_MODEL_RUNS ?? 1_000) },
     );
-    console.log(`[parallel model] ${cases} generated cases, ${steps} steps checked`);
+    console.log(`[parallel model] ${cases} generated cases, ${steps} steps checked; ${JSON.stringify(seen)}`);
   });
 });

@@ -19,6 +19,8 @@ export interface Invocation {
   offsets: number[];
   attempts: number;
   ok: boolean;
+  /** The offsets it finished: all when ok, none when it failed, those below the lowest reported with ReportBatchItemFailures. */
+  finished: number[];
   /** Which poller ran it: 0, then one more at each restart (a new process, its memory gone). */
   owner: number;
 }
@@ -28,6 +30,14 @@ export interface ParallelLogOptions {
   batchSize: number;
   /** Whether the invocation of `offsets` (its `attempts`-th retry) fails. */
   fails?: (offsets: number[], attempts: number) => boolean;
+  /**
+   * ReportBatchItemFailures: an invocation `poison` says holds a poison record returns them in
+   * batchItemFailures (the ones below the lowest are done) instead of failing.
+   */
+  report?: { poison: (offset: number) => boolean };
+  ordering?: 'unordered';
+  /** Lambda's payload limit (the envelope is 100 bytes): chunks cut by bytes as well. */
+  maxPayloadBytes?: number;
   /** Answers to commits, in order ('ok' once they run out). */
   commitAnswers?: Array<'ok' | 'refused'>;
   /** Asked after commitAnswers ran out: whether the coordinator refuses this commit. */
@@ -55,12 +65,13 @@ export function parallelLog(o: ParallelLogOptions) {
   const events = new Instrumentation();
   const trigger = {
     functionName: 'f', topic: 't', batchSize: o.batchSize, parallelizationFactor: o.factor, timeoutMs: 1_000,
-    failure: { maximumRetryAttempts: o.maximumRetryAttempts ?? -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: !!o.bisectBatchOnFunctionError, reportBatchItemFailures: false, onFailure: undefined },
+    ...(o.ordering ? { ordering: o.ordering } : {}),
+    failure: { maximumRetryAttempts: o.maximumRetryAttempts ?? -1, maximumRecordAgeMs: undefined, bisectBatchOnFunctionError: !!o.bisectBatchOnFunctionError, reportBatchItemFailures: !!o.report, onFailure: undefined },
   } as unknown as TriggerSpec;
   const answers = [...(o.commitAnswers ?? [])];
   let owner = 0;
   const newParallel = () => new ParallelPartitions({
-    trigger, events, logger: createLogger('test', { level: 'error' }), heartbeatIntervalMs: 1_000, invocationsShown: true, maxPayloadBytes: 6_000_000,
+    trigger, events, logger: createLogger('test', { level: 'error' }), heartbeatIntervalMs: 1_000, invocationsShown: true, maxPayloadBytes: o.maxPayloadBytes ?? 6_000_000,
     envelopeBytes: () => 100,
     ...(o.metadataNul ? { metadataBytesAdded: 1 } : {}),
     readCommitted: async () => new Map(group ? [[0, { offset: group.offset, metadata: group.metadata === null ? '' : o.metadataNul ? `${group.metadata}\0` : group.metadata }]] : []),
@@ -68,8 +79,15 @@ export function parallelLog(o: ParallelLogOptions) {
       invoke: async (_b: PartitionBatch, item: WorkItem) => {
         const offsets = item.records.map((r) => r.offset);
         await o.gate?.(offsets);
+        if (o.report) {
+          const reported = offsets.filter(o.report.poison);
+          const lowest = reported.length ? Math.min(...reported) : Infinity;
+          invocations.push({ offsets, attempts: item.attempts, ok: reported.length === 0, finished: offsets.filter((x) => x < lowest), owner });
+          const batchItemFailures = reported.map((offset) => ({ itemIdentifier: { partition: 't-0', offset } }));
+          return { ok: true, payload: reported.length ? { batchItemFailures } : null, durationMs: 1, requestId: 'r' };
+        }
         const ok = !o.fails?.(offsets, item.attempts);
-        invocations.push({ offsets, attempts: item.attempts, ok, owner });
+        invocations.push({ offsets, attempts: item.attempts, ok, finished: ok ? offsets : [], owner });
         return ok ? { ok: true, payload: null, durationMs: 1, requestId: 'r' } : { ok: false, error: { kind: 'error', name: 'Error', message: 'planned' }, durationMs: 1, requestId: 'r' };
       },
     } as unknown as ChunkInvoker,
