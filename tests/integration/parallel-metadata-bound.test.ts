@@ -73,7 +73,10 @@ describe('parallelizationFactor under a broker\'s own offset.metadata.max.bytes'
       // The window the brokers' bound allows, not 4,096's (and not a halved one after a refusal).
       expect(highest).toBeLessThanOrEqual(10 + window);
       expect(highest).toBeGreaterThan(10 + window - 100);
-      expect(invoked.filter((o) => o > 10 && keyFor(o) === keyFor(10))).toEqual([]);
+      // Nothing of the poison key after it ran successfully: chunks are formed by key, so its later
+      // records shared its failing chunk (and halves of it) until bisection isolated it.
+      const ok = new Set(h.seen().filter((s) => h.completed().includes(s.requestId)).flatMap(recordsOf).map((r) => r.offset));
+      expect([...ok].filter((o) => o > 10 && keyFor(o) === keyFor(10))).toEqual([]);
     } finally {
       await admin.disconnect();
     }
