@@ -33,15 +33,18 @@ function fakeKafka() {
   return { kafka: { consumer: () => consumer }, seeks, join, batch };
 }
 
-describe("kafkajs member: fetchFromLater across a rebalance", () => {
+/** A member whose every batch asks to fetch from offset 95 in 50 ms. */
+const memberAsking95 = (f: ReturnType<typeof fakeKafka>) => createGroupMember({
+  kafka: f.kafka as never, groupId: 'g', topic: 't', fromBeginning: true, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000,
+  heartbeatIntervalMs: 1_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_000, concurrency: 1,
+  logger: createLogger({ level: 'error' } as never), events: new Instrumentation(),
+  onBatch: async (b: PartitionBatch) => b.fetchFromLater(95, 50), onCrash: () => undefined,
+});
+
+describe('kafkajs member: fetchFromLater across a rebalance', () => {
   it('does not seek, in a later generation, to an offset a batch of an older generation asked for', async () => {
     const f = fakeKafka();
-    const member = createGroupMember({
-      kafka: f.kafka as never, groupId: 'g', topic: 't', fromBeginning: true, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_000, concurrency: 1,
-      logger: createLogger({ level: 'error' } as never), events: new Instrumentation(),
-      onBatch: async (b: PartitionBatch) => b.fetchFromLater(95, 50), onCrash: () => undefined,
-    });
+    const member = memberAsking95(f);
     await member.start();
     f.join({ t: [0] }); // generation 1
     await f.batch([90, 91, 92, 93, 94, 95, 96, 97, 98, 99]); // held work at 95, asked for in 50 ms
@@ -50,14 +53,10 @@ describe("kafkajs member: fetchFromLater across a rebalance", () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(f.seeks, 'a seek asked by generation 1 overrides generation 3\'s fetch from the group commit').toEqual([]);
   });
+
   it('seeks in the generation that asked, once no batch of the partition began meanwhile', async () => {
     const f = fakeKafka();
-    const member = createGroupMember({
-      kafka: f.kafka as never, groupId: 'g', topic: 't', fromBeginning: true, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_000, concurrency: 1,
-      logger: createLogger({ level: 'error' } as never), events: new Instrumentation(),
-      onBatch: async (b: PartitionBatch) => b.fetchFromLater(95, 50), onCrash: () => undefined,
-    });
+    const member = memberAsking95(f);
     await member.start();
     f.join({ t: [0] });
     await f.batch([90, 91, 92, 93, 94, 95, 96, 97, 98, 99]);

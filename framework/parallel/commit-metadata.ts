@@ -62,10 +62,17 @@ export function encodeMetadata(base: number, doneBeyond: readonly OffsetRange[],
   return METADATA_PREFIX + payload.toString('base64url');
 }
 
+/**
+ * Metadata as it was committed: librdkafka's binding ends what it commits with C's NUL, and the
+ * broker answers "" for a commit made without metadata (null).
+ */
+export function asCommitted(raw: string | null | undefined): string | null {
+  return raw?.replace(/\0+$/, '') || null;
+}
+
 /** Reads the metadata committed beside `committed`; never throws. */
 export function decodeMetadata(raw: string | null | undefined, committed: number): DecodedMetadata {
-  // A string committed through librdkafka's bindings can carry C's terminating NUL.
-  const metadata = raw?.replace(/\0+$/, '');
+  const metadata = asCommitted(raw);
   if (!metadata) return { kind: 'none' };
   if (!metadata.startsWith(OWN_PREFIX)) return { kind: 'foreign' };
   if (!metadata.startsWith(METADATA_PREFIX)) return { kind: 'malformed', reason: `unknown version "${metadata.slice(OWN_PREFIX.length, OWN_PREFIX.length + 8)}"` };

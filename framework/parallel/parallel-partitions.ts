@@ -7,7 +7,7 @@ import { partitionKey, type KafkaRecord } from '../event/record.ts';
 import { eventRecordBytes } from '../event/event-size.ts';
 import type { PartitionBatch } from '../kafka/group-member.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
-import { DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from './commit-metadata.ts';
+import { asCommitted, DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from './commit-metadata.ts';
 import { orderingKeyOf, type OrderingKeyOf } from './key-scheduler.ts';
 import { PartitionRun, type RunContext } from './partition-run.ts';
 import { PartitionState, pendingOf, type Pending } from './partition-state.ts';
@@ -159,14 +159,4 @@ function verdicts(work: readonly WorkItem[], keyOf: OrderingKeyOf): Map<number, 
     }
   }
   return out;
-}
-
-/**
- * Metadata as this poller committed it: librdkafka's binding ends what it commits with C's NUL,
- * and the broker answers "" for a commit made without metadata (null here). Compared as read, a
- * rejoin never found its own commit and rebuilt the partition's state: retries began again.
- */
-function asCommitted(metadata: string | null): string | null {
-  const stripped = metadata?.replace(/\0+$/, '');
-  return stripped ? stripped : null;
 }

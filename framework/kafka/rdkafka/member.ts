@@ -365,11 +365,8 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
           slot.refetch = undefined;
           // Not for a partition gone or a batch of it under way (that batch says where to fetch next).
           if (stopping || crashed || slot.revoked || slot.running || slots.get(partition) !== slot) return;
-          // What it buffered lies past the held work: dropped, and the poll loop seeks between polls.
-          slot.buffer.length = 0;
-          slot.bufferedBytes = 0;
-          slot.seekTo = offset;
-          resume(partition, slot);
+          // What it buffered lies past the held work.
+          seekLater(partition, slot, offset);
         }, ms);
       },
       isActive: () => !crashed && !stopping && !slot.revoked && slots.get(partition) === slot,
@@ -386,13 +383,16 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     } finally {
       // What the batch left is fetched again: from its last commit, where it began, or where
       // fetchFrom said; what was fetched beyond the batch meanwhile goes (it follows the gap).
-      if (slot.position !== end && slots.get(partition) === slot) {
-        slot.buffer.length = 0;
-        slot.bufferedBytes = 0;
-        slot.seekTo = slot.position;
-        if (!slot.revoked) resume(partition, slot);
-      }
+      if (slot.position !== end && slots.get(partition) === slot) seekLater(partition, slot, slot.position);
     }
+  }
+
+  /** Drops what the partition buffered and asks the poll loop to seek it to `offset` between polls. */
+  function seekLater(partition: number, slot: Slot, offset: number): void {
+    slot.buffer.length = 0;
+    slot.bufferedBytes = 0;
+    slot.seekTo = offset;
+    if (!slot.revoked) resume(partition, slot);
   }
 
   function resume(partition: number, slot: Slot): void {
