@@ -52,8 +52,8 @@ export interface Lane {
 export interface CommitPoint {
   next: number;
   metadata: string | null;
-  /** Records (offsets) done beyond `next`, as the metadata says. */
-  doneBeyond?: number;
+  /** The ranges done beyond `next` that the metadata says (none when it is null). */
+  done?: OffsetRange[];
 }
 
 export class PartitionState {
@@ -109,6 +109,18 @@ export class PartitionState {
   /** The lowest offset not known done: what a commit now would commit. */
   get next(): number | undefined {
     return this.owed[0] ?? this.end;
+  }
+
+  /**
+   * Where records may be missing before a batch beginning at `first`, fetched from `fetchedFrom`:
+   * the offset after the last record looked at, when the batch begins past it and the engine's fetch
+   * began past it too. A gap the fetch itself began in is the log's own (transaction markers,
+   * aborted or compacted records) and admit counts it done; this one it must not, since nobody
+   * looked at what lies there (a fetch that raced a seek).
+   */
+  unvouchedGap(first: number, fetchedFrom: number | undefined): number | undefined {
+    const from = this.end;
+    return from !== undefined && fetchedFrom !== undefined && first > from && fetchedFrom > from ? from : undefined;
   }
 
   /**
@@ -168,7 +180,7 @@ export class PartitionState {
     const { next, doneBeyond } = committable(this.owed, this.end);
     const ranges = [...doneBeyond, ...this.seed];
     const metadata = encodeMetadata(next, ranges, maxBytes);
-    return { next, metadata, doneBeyond: metadata === null ? 0 : clampRanges(ranges, next + windowFor(maxBytes)).reduce((n, r) => n + r.until - r.from + 1, 0) };
+    return { next, metadata, done: metadata === null ? [] : clampRanges(ranges, next + windowFor(maxBytes)) };
   }
 
   /** The lowest offset whose record is in memory (pending or held): fetching it again brings a batch. */
