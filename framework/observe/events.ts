@@ -46,12 +46,13 @@ export interface SluiceEvents {
   'poller.item_failures_ignored': { functionName: string; topic: string; partition: number; firstOffset: number; count: number };
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
-  'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused' | 'metadata-too-large'; error?: string };
+  /** `done`: parallelizationFactor > 1, the ranges beyond `offset` the refused commit marked done. */
+  'poller.commit_refused': { functionName: string; topic: string; partition: number; offset: number; reason: 'not-owned' | 'refused' | 'metadata-too-large'; error?: string; done?: ReadonlyArray<{ from: number; until: number }> };
   /**
    * parallelizationFactor > 1: `metadataBytes`, the length of the metadata the commit carried (0 for
-   * none), and `doneBeyond`, the records it marks done beyond `offset`.
+   * none), `doneBeyond`, the records it marks done beyond `offset`, and `done`, their ranges.
    */
-  'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number; durationMs: number; metadataBytes?: number; doneBeyond?: number };
+  'poller.commit': { functionName: string; groupId: string; topic: string; partition: number; offset: number; durationMs: number; metadataBytes?: number; doneBeyond?: number; done?: ReadonlyArray<{ from: number; until: number }> };
   /**
    * parallelizationFactor > 1: how many chunks of the partition run now (after each start and end),
    * and whether records wait because the commit metadata's window is full.

@@ -253,7 +253,7 @@ export class PartitionRun {
       this.commitAgain = false;
       const point = this.state.commitPoint(this.c.metadataMaxBytes());
       if (!point || sameCommit(point, this.state.basis)) continue;
-      const outcome = await this.c.delivery.commitWith(this.batch, point.next, point.metadata, point.doneBeyond);
+      const outcome = await this.c.delivery.commitWith(this.batch, point.next, point.metadata, point.done);
       if (outcome === 'ok') {
         this.state.basis = point;
         this.refused = false; // a refusal that a later commit mended needs no fetch to ask again

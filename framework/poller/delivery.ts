@@ -10,6 +10,7 @@ import { asReceived, type KafkaRecord } from '../event/record.ts';
 import type { DestinationSender } from '../failure/destinations/index.ts';
 import { isSchemaFailure, type FailureReason } from '../failure/policy.ts';
 import type { PartitionBatch } from '../kafka/group-member.ts';
+import type { OffsetRange } from '../parallel/done-ranges.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import { withHeartbeats } from './keep-alive.ts';
@@ -49,13 +50,13 @@ export class Delivery {
    * Commits `offset` with the done ranges beyond it in `metadata` (parallelizationFactor > 1), and
    * leaves the fetch position alone. `metadata-too-large` is not logged: the caller shrinks it.
    */
-  async commitWith(batch: PartitionBatch, offset: number, withMetadata?: string | null, doneBeyond = 0): Promise<'ok' | 'refused' | 'metadata-too-large'> {
+  async commitWith(batch: PartitionBatch, offset: number, withMetadata?: string | null, done: readonly OffsetRange[] = []): Promise<'ok' | 'refused' | 'metadata-too-large'> {
     const metadata = withMetadata === undefined ? undefined : { metadata: withMetadata };
-    const ids = { functionName: this.trigger.functionName, topic: batch.topic, partition: batch.partition, offset };
+    const ids = { functionName: this.trigger.functionName, topic: batch.topic, partition: batch.partition, offset, ...(done.length ? { done } : {}) };
     const started = performance.now();
     const result = metadata ? await batch.commit(offset, metadata) : await batch.commit(offset);
     if (result.ok) {
-      const metadataBytes = metadata ? { metadataBytes: metadata.metadata?.length ?? 0, doneBeyond } : {};
+      const metadataBytes = metadata ? { metadataBytes: metadata.metadata?.length ?? 0, doneBeyond: done.reduce((n, r) => n + r.until - r.from + 1, 0) } : {};
       this.events.emit('poller.commit', { ...ids, groupId: this.trigger.consumerGroupId, durationMs: performance.now() - started, ...metadataBytes });
       return 'ok';
     }

@@ -8,8 +8,9 @@ import { expectSurvived } from './support/expect.ts';
 import { runScenario } from './support/scenario.ts';
 
 describe('fault: a partition leader killed -9', () => {
-  it('loses nothing, commits the log end, explains every duplicate, never two members on a partition', async () => {
+  it.each([1, 4])('parallelizationFactor %i: loses nothing, commits the log end, explains every duplicate, never two members on a partition', async (parallelizationFactor) => {
     const result = await runScenario({
+      parallelizationFactor,
       name: 'leader-kill', partitions: 6, records: 3_000, ratePerSecond: 100, members: 2,
       fault: async (ctx) => {
         const leader = await leaderOf(ctx.cluster.bootstrap, ctx.topic, 0);

@@ -8,8 +8,9 @@ import { expectSurvived } from './support/expect.ts';
 import { runScenario } from './support/scenario.ts';
 
 describe('fault: members 1 -> 3 -> 1 while a node restarts', () => {
-  it('loses nothing, commits the log end, explains every duplicate, never two members on a partition', async () => {
+  it.each([1, 4])('parallelizationFactor %i: loses nothing, commits the log end, explains every duplicate, never two members on a partition', async (parallelizationFactor) => {
     const result = await runScenario({
+      parallelizationFactor,
       name: 'membership', partitions: 6, records: 5_000, ratePerSecond: 100, members: 1, handlerMs: 100,
       fault: async (ctx) => {
         ctx.began();

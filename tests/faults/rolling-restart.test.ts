@@ -7,8 +7,9 @@ import { expectSurvived } from './support/expect.ts';
 import { runScenario } from './support/scenario.ts';
 
 describe('fault: a rolling restart of all three nodes', () => {
-  it('loses nothing, commits the log end, explains every duplicate, never two members on a partition', async () => {
+  it.each([1, 4])('parallelizationFactor %i: loses nothing, commits the log end, explains every duplicate, never two members on a partition', async (parallelizationFactor) => {
     const result = await runScenario({
+      parallelizationFactor,
       name: 'rolling-restart', partitions: 6, records: 5_000, ratePerSecond: 100, members: 2,
       fault: async (ctx) => {
         ctx.began();

@@ -8,4 +8,8 @@ export function expectSurvived(r: ScenarioResult): void {
   expect(r.uncommitted, 'partitions not committed to the log end').toEqual([]);
   expect(r.unexplained, 'duplicate invocations no event explains').toEqual([]);
   expect(r.overlaps, 'two members inside invocations of one partition at once').toEqual([]);
+  // A backlog builds while the fault lasts: parallel chunks must then have run side by side, or the
+  // scenario proved nothing about them.
+  expect(r.widest, 'the most invocations of one partition a member ran at once').toBeLessThanOrEqual(r.parallelizationFactor);
+  if (r.parallelizationFactor > 1) expect(r.widest, 'the most invocations of one partition a member ran at once').toBeGreaterThan(1);
 }

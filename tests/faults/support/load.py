@@ -1,9 +1,10 @@
 """The fault tier's load: librdkafka (confluent-kafka), idempotent, acks=all, so a record it
 reports delivered is in the log once, however the cluster moves underneath it.
 
-argv: brokers topic count rate_per_second
-Produces values "seq-<n>" for n in [0, count) at about `rate` per second (the default
-partitioner spreads them), retries through any fault for up to 120 s per record, then prints
+argv: brokers topic count rate_per_second [keys]
+Produces values "seq-<n>" for n in [0, count) at about `rate` per second, keyed "<n>" (the
+default partitioner spreads them), or "<n % keys>" when `keys` is given (so records share keys,
+as parallelizationFactor's per-key order needs to be exercised), retries through any fault for up to 120 s per record, then prints
 {"acked": N, "failed": [[seq, error], ...], "seconds": S}.
 """
 import json
@@ -15,6 +16,7 @@ from confluent_kafka import Producer
 
 def main() -> None:
     brokers, topic, count, rate = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+    keys = int(sys.argv[5]) if len(sys.argv) > 5 else None
     producer = Producer({
         "bootstrap.servers": brokers,
         "enable.idempotence": True,
@@ -41,7 +43,7 @@ def main() -> None:
             producer.poll(min(0.05, max(0.0, due - time.monotonic())))
         while True:
             try:
-                producer.produce(topic, key=str(n).encode(), value=f"seq-{n}".encode(), on_delivery=report)
+                producer.produce(topic, key=str(n if keys is None else n % keys).encode(), value=f"seq-{n}".encode(), on_delivery=report)
                 break
             except BufferError:
                 producer.poll(0.1)

@@ -52,6 +52,20 @@ describe('the fault oracle', () => {
     expect(analyse({ logEnd: new Map([[0, 1]]), invocations, events: committedFirst }).unexplained).toHaveLength(1);
   });
 
+  it('reads a parallel commit\'s done ranges as covering their records, and nothing between them', () => {
+    // m1 committed offset 2 with 5..6 done beyond it; m2 then ran 5 (committed as done) and 3 (not).
+    const invocations = [inv('a', 'm1', 0, 10, [[0, 5]]), inv('b', 'm1', 0, 10, [[0, 3]]), inv('c', 'm2', 20, 30, [[0, 5]]), inv('d', 'm2', 20, 30, [[0, 3]])];
+    const committed: PollerEvent[] = [{ member: 'm1', at: 11, name: 'poller.commit', partition: 0, offset: 2, done: [{ from: 5, until: 6 }] }];
+    const f = analyse({ logEnd: new Map([[0, 0]]), invocations, events: committed });
+    expect(f.unexplained).toHaveLength(2);
+    expect(f.unexplained[0]).toMatch(/^0:5 unexplained: m1 committed past it/);
+    expect(f.unexplained[1]).toMatch(/^0:3 unexplained: m1 ended it/);
+    // The same commit refused: 5's second run has its cause, 3's still has none.
+    const refused = analyse({ logEnd: new Map([[0, 0]]), invocations, events: [{ ...committed[0]!, name: 'poller.commit_refused', reason: 'refused' }] });
+    expect(refused.causes).toEqual({ [CAUSES.refused]: 1 });
+    expect(refused.unexplained).toHaveLength(1);
+  });
+
   it('finds two members inside invocations of one partition at once, and not one member twice or two partitions', () => {
     const f = analyse({
       logEnd: new Map(),
@@ -59,6 +73,15 @@ describe('the fault oracle', () => {
       events: [],
     });
     expect(f.overlaps).toEqual([{ partition: 0, a: { member: 'm1', start: 0, end: 100 }, b: { member: 'm2', start: 50, end: 60 } }]);
+  });
+
+  it('counts the most invocations one member had in flight on one partition, back to back not side by side', () => {
+    const f = analyse({
+      logEnd: new Map(),
+      invocations: [inv('a', 'm1', 0, 10, [[0, 0]]), inv('b', 'm1', 10, 20, [[0, 1]]), inv('c', 'm1', 12, 30, [[0, 2]]), inv('d', 'm1', 15, undefined, [[0, 3]]), inv('e', 'm2', 15, 16, [[0, 4]]), inv('f', 'm1', 15, 16, [[1, 0]])],
+      events: [],
+    });
+    expect(f.widest).toBe(3);
   });
 
   it('measures the longest stall of a partition after the fault began', () => {

@@ -19,8 +19,14 @@ export interface PollerEvent {
   name: 'poller.commit' | 'poller.commit_refused' | 'group.crash' | 'trigger.consumer_stopped' | 'group.join';
   partition?: number;
   offset?: number;
+  /** A parallel member's commit (parallelizationFactor > 1): the ranges beyond `offset` it marked done. */
+  done?: ReadonlyArray<{ from: number; until: number }>;
   reason?: string;
 }
+
+/** The commit (made or refused) says the record at `offset` is done: below its offset, or in its done ranges. */
+export const covers = (e: PollerEvent, offset: number): boolean =>
+  (e.offset ?? -1) > offset || (e.done ?? []).some((r) => r.from <= offset && offset <= r.until);
 
 export interface Overlap {
   partition: number;
@@ -41,6 +47,8 @@ export interface Figures {
   overlaps: Overlap[];
   /** The longest time after `from` in which a partition saw no invocation start (before its last one). */
   longestStallMs: number;
+  /** The most invocations of one partition one member had in flight at once (parallelizationFactor > 1 runs them side by side). */
+  widest: number;
 }
 
 export const CAUSES = {
@@ -83,13 +91,13 @@ export function analyse(o: { logEnd: Map<number, number>; invocations: Invocatio
       else causes[cause] = (causes[cause] ?? 0) + 1;
     }
   }
-  return { produced, processed, lost, duplicates, causes, unexplained, overlaps: overlaps(o.invocations), longestStallMs: longestStall(o.invocations, o.from ?? 0) };
+  return { produced, processed, lost, duplicates, causes, unexplained, overlaps: overlaps(o.invocations), longestStallMs: longestStall(o.invocations, o.from ?? 0), widest: widest(o.invocations) };
 }
 
 /** Why `next` invoked the record (partition p, offset off) again after `prev` had. */
 function explain(prev: Invocation, next: Invocation, p: number, off: number, events: PollerEvent[]): string {
   const mine = events.filter((e) => e.member === prev.member && e.at >= prev.start && e.at <= next.start);
-  const onPartition = mine.filter((e) => e.partition === p && (e.offset ?? -1) > off);
+  const onPartition = mine.filter((e) => e.partition === p && covers(e, off));
   const commit = onPartition.find((e) => e.name === 'poller.commit');
   if (commit) {
     // kafkajs rejoins from inside its fetch loop while a chunk runs; the rejoin then reads the
@@ -100,7 +108,7 @@ function explain(prev: Invocation, next: Invocation, p: number, off: number, eve
   }
   // The outcome of prev's commit past the record may be reported after next began: a commit sent to a
   // paused coordinator is refused only when it answers again. Its first outcome counts, whenever it came.
-  const outcome = events.find((e) => e.member === prev.member && e.at >= prev.start && e.partition === p && (e.offset ?? -1) > off && (e.name === 'poller.commit' || e.name === 'poller.commit_refused'));
+  const outcome = events.find((e) => e.member === prev.member && e.at >= prev.start && e.partition === p && covers(e, off) && (e.name === 'poller.commit' || e.name === 'poller.commit_refused'));
   const refused = outcome?.name === 'poller.commit_refused' ? outcome : onPartition.find((e) => e.name === 'poller.commit_refused');
   if (refused) return refused.reason === 'not-owned' ? CAUSES.notOwned : CAUSES.refused;
   if (mine.some((e) => e.name === 'group.crash' || e.name === 'trigger.consumer_stopped')) return CAUSES.stopped;
@@ -129,6 +137,26 @@ function overlaps(invocations: Invocation[]): Overlap[] {
     }
   }
   return found;
+}
+
+function widest(invocations: Invocation[]): number {
+  const edges = new Map<string, Array<[at: number, step: number]>>();
+  for (const inv of invocations) {
+    for (const p of new Set(inv.records.map(([partition]) => partition))) {
+      const key = `${inv.member}:${p}`;
+      const list = edges.get(key) ?? [];
+      list.push([inv.start, 1], [inv.end ?? Infinity, -1]);
+      edges.set(key, list);
+    }
+  }
+  let most = 0;
+  for (const list of edges.values()) {
+    // Ends before starts at the same instant: back-to-back invocations are not side by side.
+    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let now = 0;
+    for (const [, step] of list) most = Math.max(most, (now += step));
+  }
+  return most;
 }
 
 const span = (i: Invocation) => ({ member: i.member, start: i.start, ...(i.end !== undefined ? { end: i.end } : {}) });

@@ -36,6 +36,11 @@ export interface ScenarioOptions {
   /** How long each invocation takes. */
   handlerMs?: number;
   sessionTimeoutMs?: number;
+  /**
+   * The trigger's parallelizationFactor (1 by default). Above 1 the producer writes 40 keys, so
+   * chunks of one partition run side by side and a key's records wait for each other.
+   */
+  parallelizationFactor?: number;
   fault(ctx: FaultContext): Promise<void>;
 }
 
@@ -62,11 +67,13 @@ export interface ScenarioResult extends Figures {
   /** Partitions whose committed offset is not the log end after the drain. */
   uncommitted: string[];
   members: number;
+  parallelizationFactor: number;
   seconds: number;
 }
 
 export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
   const started = Date.now();
+  const factor = o.parallelizationFactor ?? 1;
   const cluster = await faultCluster();
   const topic = uniqueName(`fault-${o.name}`);
   const groupId = uniqueName('fault-group');
@@ -85,12 +92,15 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       // A function name of its own (bundles are named by function and handler, framework/invoke/bundle.ts).
       functionName: 'timeline', path: 'functions.timeline.events[0].sluice',
       topic, bootstrapServers: cluster.bootstrap, consumerGroupId: groupId, handler: 'functions/timeline.handler',
-      batchSize: 20, concurrency: o.partitions, sessionTimeoutMs: o.sessionTimeoutMs ?? 10_000, heartbeatIntervalMs: 1_000,
+      batchSize: 20, concurrency: o.partitions, parallelizationFactor: factor, sessionTimeoutMs: o.sessionTimeoutMs ?? 10_000, heartbeatIntervalMs: 1_000,
       maxConsumerRestarts: 20, env: { MEMBER: member, SLEEP_MS: String(o.handlerMs ?? 20) },
     });
     const push = (name: PollerEvent['name']) => (payload: object) => {
-      const e = payload as { partition?: number; offset?: number; reason?: string };
-      events.push({ member, at: Date.now(), name, ...(e.partition !== undefined ? { partition: e.partition } : {}), ...(e.offset !== undefined ? { offset: e.offset } : {}), ...(e.reason ? { reason: e.reason } : {}) });
+      const e = payload as Pick<PollerEvent, 'partition' | 'offset' | 'done' | 'reason'>;
+      events.push({
+        member, at: Date.now(), name, ...(e.partition !== undefined ? { partition: e.partition } : {}), ...(e.offset !== undefined ? { offset: e.offset } : {}),
+        ...(e.done ? { done: e.done } : {}), ...(e.reason ? { reason: e.reason } : {}),
+      });
     };
     h.events.on('poller.commit', push('poller.commit'));
     h.events.on('poller.commit_refused', push('poller.commit_refused'));
@@ -112,7 +122,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
   let ended = false;
   try {
     for (let i = 0; i < o.members; i++) await startMember();
-    load = produceLoad(cluster.bootstrap, topic, o.records, o.ratePerSecond);
+    load = produceLoad(cluster.bootstrap, topic, o.records, o.ratePerSecond, factor > 1 ? KEYS_WHEN_PARALLEL : undefined);
     load.done.catch(() => undefined); // awaited below; a failure before then must not go unhandled
     await waitFor('the first records processed', () => processed() >= Math.min(100, o.records / 10), 60_000);
     await o.fault({
@@ -131,9 +141,9 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     const final = await offsets(groupId, topic);
     const figures = analyse({ logEnd: new Map(final.map((p) => [p.partition, p.logEnd])), invocations: invocations(), events, from: faultAt });
     const result: ScenarioResult = {
-      name: engineUnderTest().engine === 'kafkajs' ? o.name : `${o.name}@${engineUnderTest().engine}`, ...figures, joinsWithBatchesRunning, acked: produced.acked, producerFailed: produced.failed,
+      name: scenarioName(o.name, factor), ...figures, joinsWithBatchesRunning, acked: produced.acked, producerFailed: produced.failed,
       uncommitted: final.filter((p) => p.committed !== p.logEnd).map((p) => `${p.partition}: committed ${p.committed}, log end ${p.logEnd}`),
-      members: memberCount, seconds: Math.round((Date.now() - started) / 1000),
+      members: memberCount, parallelizationFactor: factor, seconds: Math.round((Date.now() - started) / 1000),
     };
     report(result);
     ended = true;
@@ -148,6 +158,12 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     // A scenario that had already failed keeps its own error.
     if (ended && stuck.length) throw new Error(stuck.join('; '));
   }
+}
+
+/** As the README's table names a run: `leader-kill`, `leader-kill@librdkafka`, `leader-kill@f4@librdkafka`. */
+function scenarioName(name: string, factor: number): string {
+  const engine = engineUnderTest().engine;
+  return `${name}${factor > 1 ? `@f${factor}` : ''}${engine === 'kafkajs' ? '' : `@${engine}`}`;
 }
 
 function readTimeline(file: string): Invocation[] {
@@ -168,9 +184,12 @@ export interface Load {
   stop(): void;
 }
 
-/** librdkafka writing `count` sequence-numbered records at `rate` per second (support/load.py). */
-export function produceLoad(bootstrap: string[], topic: string, count: number, rate: number): Load {
-  const child = spawn(python(), [LOAD, bootstrap.join(','), topic, String(count), String(rate)], { stdio: ['ignore', 'pipe', 'pipe'] });
+const KEYS_WHEN_PARALLEL = 40;
+
+/** librdkafka writing `count` sequence-numbered records at `rate` per second, each its own key or one of `keys` (support/load.py). */
+export function produceLoad(bootstrap: string[], topic: string, count: number, rate: number, keys?: number): Load {
+  const args = [LOAD, bootstrap.join(','), topic, String(count), String(rate), ...(keys ? [String(keys)] : [])];
+  const child = spawn(python(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -190,7 +209,7 @@ function report(r: ScenarioResult): void {
   const causes = Object.entries(r.causes).map(([c, n]) => `${n} ${c}`).join(', ') || 'none';
   console.log(
     `[fault:${r.name}] produced ${r.produced} (producer acked ${r.acked}, failed ${r.producerFailed}), processed ${r.processed}, lost ${r.lost.length}, ` +
-      `duplicates ${r.duplicates} (${causes}; unexplained ${r.unexplained.length}), overlaps ${r.overlaps.length}, joins with batches running ${r.joinsWithBatchesRunning}, longest stall ${(r.longestStallMs / 1000).toFixed(1)} s, ` +
+      `duplicates ${r.duplicates} (${causes}; unexplained ${r.unexplained.length}), overlaps ${r.overlaps.length}, joins with batches running ${r.joinsWithBatchesRunning}, longest stall ${(r.longestStallMs / 1000).toFixed(1)} s, widest ${r.widest}, ` +
       `uncommitted ${r.uncommitted.length}, members ${r.members}, ${r.seconds} s`,
   );
   for (const u of r.unexplained.slice(0, 10)) console.log(`[fault:${r.name}] unexplained duplicate ${u}`);
