@@ -40,12 +40,6 @@ export interface PartitionBatch {
   /** When the fetch that returned these records completed, or earlier, never later (epoch ms): the poll-interval budget starts here. */
   readonly fetchedAt: number;
   /**
-   * The offset the engine's fetch of the partition began at (kafkajs: the fetch request's offset):
-   * no record a reader gets lies between it and the first record. Undefined where the engine
-   * cannot say (librdkafka hands over messages, not fetches).
-   */
-  readonly fetchedFrom?: number;
-  /**
    * Keeps the session alive (sent when due: at most one a heartbeatIntervalMs, also while a
    * rebalance waits for this member); a rebalance it learns of makes isActive() false instead of throwing.
    */
@@ -253,8 +247,6 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
       records: messages.map((m) => toKafkaRecord(topic, partition, m)),
       highWatermark: Number(p.batch.highWatermark),
       fetchedAt: fetchedAt(),
-      // Set on every Batch kafkajs builds (consumer/batch.js), though its types leave it out.
-      fetchedFrom: Number((p.batch as unknown as { fetchedOffset: string }).fetchedOffset),
       heartbeat: async () => {
         if (crashed) return;
         if (state.rebalance && Date.now() - lastHeartbeatAttempt < o.heartbeatIntervalMs) return;

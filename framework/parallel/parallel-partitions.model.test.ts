@@ -2,9 +2,8 @@
  * The model-based test of parallelizationFactor's state machine (issue 39): ParallelPartitions
  * itself, not only its parts, over a partition log and a group commit of the test's making
  * (tests/support/parallel-log.ts), driven by random operations: records appended under a few
- * keys and transaction markers (offsets no reader gets, also at the log's end), batches of random
- * sizes fetched from wherever the last run said to fetch (read-ahead, refetches of held work) or
- * from a few offsets past it (a fetch that raced a seek, saying where it began), rejoins, restarts of the whole poller from the group's commit and
+ * keys and transaction markers (offsets no reader gets, also at the log's end), batches of random sizes fetched from wherever the last run said to fetch (read-ahead,
+ * refetches of held work), rejoins, restarts of the whole poller from the group's commit and
  * metadata, poison records (bisected down to themselves and sent to the destination; the handler
  * throws, or reports them with ReportBatchItemFailures), commits the coordinator refuses at random,
  * chunks that end out of order, `ordering: unordered`, and a payload limit that cuts chunks by bytes. After every operation
@@ -30,7 +29,6 @@ type Op =
   | { t: 'append'; keys: string[] }
   | { t: 'marker' }
   | { t: 'batch'; max: number }
-  | { t: 'readAhead'; max: number; skip: number }
   | { t: 'rejoin' }
   | { t: 'restart' };
 
@@ -38,8 +36,6 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ t: fc.constant('append' as const), keys: fc.array(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 8 }) }) },
   { weight: 1, arbitrary: fc.constant({ t: 'marker' as const }) },
   { weight: 4, arbitrary: fc.record({ t: fc.constant('batch' as const), max: fc.integer({ min: 1, max: 20 }) }) },
-  // A fetch that began past the position (one that raced a seek): the engine says where it began.
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('readAhead' as const), max: fc.integer({ min: 1, max: 20 }), skip: fc.integer({ min: 1, max: 5 }) }) },
   { weight: 1, arbitrary: fc.constant({ t: 'rejoin' as const }) },
   { weight: 1, arbitrary: fc.constant({ t: 'restart' as const }) },
 );
@@ -61,7 +57,7 @@ const scenario = fc.record({
 });
 
 /** What the generated cases drove, summed over a run: so the line below shows each shape was met. */
-const seen = { partialReports: 0, sentAside: 0, refused: 0, restarts: 0, readAheads: 0, unorderedCases: 0, payloadCases: 0 };
+const seen = { partialReports: 0, sentAside: 0, refused: 0, restarts: 0, unorderedCases: 0, payloadCases: 0 };
 
 /** Runs one scenario, checking the oracle after every operation; returns how many steps it checked. */
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
@@ -119,7 +115,6 @@ async function run(s: Scenario): Promise<number> {
     if (o.t === 'append') p.append(o.keys);
     else if (o.t === 'marker') p.appendMarker();
     else if (o.t === 'batch') await p.batch(o.max);
-    else if (o.t === 'readAhead') await p.batch(o.max, o.skip);
     else if (o.t === 'rejoin') p.rejoin();
     else p.restart();
     check(`step ${i} (${o.t})`);
@@ -136,7 +131,6 @@ async function run(s: Scenario): Promise<number> {
   seen.sentAside += p.sent.length;
   seen.refused += p.commits.filter((c) => c.answer === 'refused').length;
   seen.restarts += s.ops.filter((o) => o.t === 'restart').length;
-  seen.readAheads += s.ops.filter((o) => o.t === 'readAhead').length;
   if (s.unordered) seen.unorderedCases++;
   if (s.maxPayloadBytes !== undefined) seen.payloadCases++;
   expect(p.group()?.offset ?? 0).toBeGreaterThanOrEqual(lastRecordEnd);

@@ -42,14 +42,6 @@ export class ParallelPartitions {
   async process(batch: PartitionBatch, records: readonly KafkaRecord[], work: readonly WorkItem[], batchEnd: number): Promise<void> {
     await (this.bound ??= this.readBound());
     const state = await this.stateFor(batch);
-    const missing = state.unvouchedGap(records[0]!.offset, batch.fetchedFrom);
-    if (missing !== undefined) {
-      this.c.logger.warn('a batch began past records this poller has not looked at, fetched from past them: fetching again from the first of them; nothing is counted done', {
-        partition: batch.partition, from: missing, fetchedFrom: batch.fetchedFrom, firstOffset: records[0]!.offset,
-      });
-      batch.fetchFrom(missing);
-      return;
-    }
     state.admit(records, verdicts(work, orderingKeyOf(this.c.trigger.ordering)), batchEnd, windowFor(this.metadataMaxBytes));
     const run = new PartitionRun(
       {

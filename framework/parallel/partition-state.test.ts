@@ -28,17 +28,6 @@ describe('PartitionState', () => {
     expect(ranges(s)).toEqual({ next: 110, done: 'none' });
   });
 
-  it('counts a gap before a batch done only when the fetch began in it: one that began past it (a fetch that raced a seek) leaves it to be fetched', () => {
-    const s = new PartitionState('m/1', 100);
-    const records = batch(100, 104);
-    s.admit(records, verdicts(records), 105, 1000);
-    expect(s.unvouchedGap(108, 105), 'fetched from 105: 105-107 are markers or compacted away').toBeUndefined();
-    expect(s.unvouchedGap(108, undefined), 'the engine cannot say (librdkafka): its seek barrier answers for it').toBeUndefined();
-    expect(s.unvouchedGap(108, 107), 'fetched from 107: nobody looked at 105 and 106').toBe(105);
-    expect(s.unvouchedGap(105, 105)).toBeUndefined();
-    expect(new PartitionState('m/1', undefined).unvouchedGap(108, 107), 'the first fetch of a group with no commit is where it starts').toBeUndefined();
-  });
-
   it('starts from the first fetch when the group has no commit: nothing to commit until a record is done', () => {
     const s = new PartitionState('m/1', undefined, [], null, true);
     const records = batch(5, 8);

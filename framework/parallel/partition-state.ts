@@ -112,18 +112,6 @@ export class PartitionState {
   }
 
   /**
-   * Where records may be missing before a batch beginning at `first`, fetched from `fetchedFrom`:
-   * the offset after the last record looked at, when the batch begins past it and the engine's fetch
-   * began past it too. A gap the fetch itself began in is the log's own (transaction markers,
-   * aborted or compacted records) and admit counts it done; this one it must not, since nobody
-   * looked at what lies there (a fetch that raced a seek).
-   */
-  unvouchedGap(first: number, fetchedFrom: number | undefined): number | undefined {
-    const from = this.end;
-    return from !== undefined && fetchedFrom !== undefined && first > from && fetchedFrom > from ? from : undefined;
-  }
-
-  /**
    * Takes in a fetched batch, in offset order: `verdicts` has the records to invoke or give up on
    * (absent: filtered out, so done). What was fetched before, or the seed marks done, is skipped;
    * nothing past `window` offsets beyond the lowest owed one is taken (it is fetched again once

@@ -56,7 +56,6 @@ export function parallelLog(o: ParallelLogOptions) {
   let logEnd = 0;
   let group: { offset: number; metadata: string | null } | undefined;
   let fetchPos = 0;
-  let fetchedSinceStart = false;
   /** fetchFromLater's ask: from where, and from when (epoch ms), unless a batch begins before. */
   let later: { offset: number; at: number } | undefined;
   let joins = 0;
@@ -143,7 +142,6 @@ export function parallelLog(o: ParallelLogOptions) {
     /** A new poller process: nothing of the last one's memory, fetching from the group's commit. */
     restart(): void {
       owner++;
-      fetchedSinceStart = false;
       parallel = newParallel();
       this.restartFromCommit();
     },
@@ -158,22 +156,17 @@ export function parallelLog(o: ParallelLogOptions) {
     keyOf: (offset: number) => log.find((r) => r.offset === offset)!.key!.toString(),
     /**
      * Fetches up to `max` records from the fetch position and runs them as one batch; with none
-     * there, from where fetchFromLater asked, once its time came (as the members do). `skip` > 0:
-     * the fetch begins that many offsets past the position, as one that raced a seek does (read
-     * ahead before it), and the batch says where it began, as kafkajs's does; only once this poller
-     * fetched since it started (before that it asked for no seek).
+     * there, from where fetchFromLater asked, once its time came (as the members do).
      */
-    async batch(max = 1_000, skip = 0): Promise<void> {
+    async batch(max = 1_000): Promise<void> {
       if (later && Date.now() >= later.at && !log.some((r) => r.offset >= fetchPos)) fetchPos = later.offset;
-      const fetchedFrom = fetchPos + (fetchedSinceStart ? skip : 0);
-      const records = log.filter((r) => r.offset >= fetchedFrom).slice(0, max);
+      const records = log.filter((r) => r.offset >= fetchPos).slice(0, max);
       if (records.length === 0) return;
       later = undefined;
-      fetchedSinceStart = true;
       const end = records.at(-1)!.offset + 1;
       fetchPos = end;
       const batch: PartitionBatch = {
-        topic: 't', partition: 0, records, highWatermark: logEnd, fetchedAt: Date.now(), fetchedFrom, joinId,
+        topic: 't', partition: 0, records, highWatermark: logEnd, fetchedAt: Date.now(), joinId,
         heartbeat: async () => undefined,
         commit: async (next: number, m?: { metadata: string | null }): Promise<CommitResult> => {
           group = { offset: next, metadata: m?.metadata ?? null };
