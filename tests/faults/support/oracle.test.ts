@@ -42,6 +42,9 @@ describe('the fault oracle', () => {
     const late = (joinAt: number): PollerEvent[] => [{ member: 'm1', at: joinAt, name: 'group.join' }, { member: 'm1', at: 12, name: 'poller.commit', partition: 5, offset: 1 }];
     expect(analyse({ logEnd: new Map([[5, 1]]), invocations: rejoined, events: late(8) }).causes).toEqual({ [CAUSES.rejoined]: 1 });
     expect(analyse({ logEnd: new Map([[5, 1]]), invocations: rejoined, events: late(15) }).unexplained).toHaveLength(1); // committed before it rejoined
+    // A second join after the commit read it: a run after that has no such excuse (a review found the excuse unbounded).
+    const joinedAgain: PollerEvent[] = [...late(8), { member: 'm1', at: 15, name: 'group.join' }];
+    expect(analyse({ logEnd: new Map([[5, 1]]), invocations: rejoined, events: joinedAgain }).unexplained).toHaveLength(1);
   });
 
   it('explains a re-invocation by a refusal reported after the next member began (a commit held by a paused coordinator), but not when a commit came first', () => {

@@ -102,8 +102,10 @@ function explain(prev: Invocation, next: Invocation, p: number, off: number, eve
   if (commit) {
     // kafkajs rejoins from inside its fetch loop while a chunk runs; the rejoin then reads the
     // committed offset before that chunk's commit lands, and fetches the chunk again.
+    // Only that join's stale read: a later join before the record ran again read the commit.
     const rejoin = mine.find((e) => e.name === 'group.join' && e.at <= commit.at);
-    if (rejoin && next.member === prev.member) return CAUSES.rejoined;
+    const readSince = mine.some((e) => e.name === 'group.join' && e.at > commit.at);
+    if (rejoin && !readSince && next.member === prev.member) return CAUSES.rejoined;
     return `unexplained: ${prev.member} committed past it, then ${next.member} invoked it again`;
   }
   // The outcome of prev's commit past the record may be reported after next began: a commit sent to a
