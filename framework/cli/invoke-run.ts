@@ -2,7 +2,8 @@
  * `invoke`: runs one function once, locally, with an AWS Kafka event from a file (or stdin), or
  * with records read from Kafka at a partition and offset, decoded by the trigger's schema
  * registry and kept or dropped by its filters exactly as the poller would. It commits nothing
- * and sends nothing to a destination: it says what the trigger would have done instead.
+ * and sends nothing to a destination: it says what the trigger would have done instead. The
+ * function's response and error are printed through printable() (a stack keeps its lines).
  * `generate-event` prints the event `invoke --event` takes.
  */
 import { readFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { createLocalInvoker } from '../invoke/local.ts';
 import { createKafkaClient } from '../kafka/client.ts';
 import { lazySecrets, resolveTriggerSecurity } from '../kafka/security.ts';
 import type { Logger } from '../observe/logger.ts';
+import { printable, printableJson } from '../observe/printable.ts';
 import { wholeNumber, type ParsedOptions } from './command-spec.ts';
 import { readTopic } from './topic-read.ts';
 import { UsageError } from '../errors.ts';
@@ -60,11 +62,11 @@ export async function runInvoke(o: ParsedOptions, io: InvokeIo): Promise<boolean
     await invoker.prepare();
     const result = await invoker.invoke({ functionName: trigger.functionName, records, source, timeoutMs: trigger.timeoutMs });
     if (result.ok) {
-      io.write(JSON.stringify(result.payload ?? null, null, 2));
+      io.write(printableJson(JSON.stringify(result.payload ?? null, null, 2)));
       io.logger.info(`${trigger.functionName} returned in ${result.durationMs} ms (${records.length} record${records.length === 1 ? '' : 's'}; nothing committed)`);
       return true;
     }
-    io.write(result.error.stack ?? `${result.error.name}: ${result.error.message}`);
+    io.write(printable(result.error.stack ?? `${result.error.name}: ${result.error.message}`, { lines: true }));
     io.logger.error(`${trigger.functionName} failed in ${result.durationMs} ms: ${result.error.name}: ${result.error.message.split('\n')[0]}`);
     return false;
   } finally {

@@ -6,6 +6,7 @@
  */
 import type { StartingPosition } from '../config/types.ts';
 import type { GroupMembers, GroupPartitionOffsets } from '../kafka/admin.ts';
+import { printable } from '../observe/printable.ts';
 
 export interface PartitionLag extends GroupPartitionOffsets {
   lag: number | null;
@@ -49,7 +50,8 @@ function formatOne(r: TriggerLag): string {
   const lines = [`${r.functionName}: topic ${r.topic}, group ${r.groupId} (${r.group.state}, ${count}) on ${r.brokers.join(',')}`];
   for (const m of r.group.members) {
     const owned = m.assignment[r.topic] ?? [];
-    lines.push(`  member ${m.memberId} (${m.groupInstanceId ? `instance ${m.groupInstanceId}, ` : ''}client ${m.clientId}, host ${m.clientHost}): partitions ${owned.length ? [...owned].sort((a, b) => a - b).join(',') : 'none'}`);
+    const p = printable; // member ids, instance ids and client ids are the members' choice
+    lines.push(`  member ${p(m.memberId)} (${m.groupInstanceId ? `instance ${p(m.groupInstanceId)}, ` : ''}client ${p(m.clientId)}, host ${p(m.clientHost)}): partitions ${owned.length ? [...owned].sort((a, b) => a - b).join(',') : 'none'}`);
   }
   const rows = r.partitions.map((p) => [String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag), ...doneColumns(r, p)]);
   lines.push(...table(['partition', 'committed', 'log-end', 'lag', ...doneHeaders(r)], rows).map((l) => `  ${l}`));

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createLogger } from '../observe/logger.ts';
+import { printableJson } from '../observe/printable.ts';
 import { localBrokersFor } from './local-broker.ts';
 import { formatLag } from './lag-report.ts';
 import { readLag } from './lag-read.ts';
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   const triggers = selectTriggers(service, values.function);
   const defaultBrokers = await localBrokersFor(triggers);
   const reports = await readLag({ triggers, logger: createLogger('lag'), ...(defaultBrokers ? { defaultBrokers } : {}) });
-  console.log(values.json ? JSON.stringify(reports, null, 2) : formatLag(reports));
+  console.log(values.json ? printableJson(JSON.stringify(reports, null, 2)) : formatLag(reports));
 }
 
 main().catch(exitOnError);

@@ -1,6 +1,7 @@
 /** Process plumbing shared by the CLI entry points: clean shutdown on signals, readable fatal errors. */
 import { isSluiceError } from '../errors.ts';
 import type { Logger } from '../observe/logger.ts';
+import { printable } from '../observe/printable.ts';
 
 /**
  * On SIGINT/SIGTERM run `cleanup` once, then exit 0. A second signal while cleaning up
@@ -47,11 +48,9 @@ export function untilSignal(logger: Logger, cleanup: () => Promise<void>, stopWa
   });
 }
 
+/** Prints the error (through printable(): it may quote a record or a broker; a stack keeps its lines) and exits 1. */
 export function exitOnError(e: unknown): never {
-  if (isSluiceError(e)) {
-    process.stderr.write(`\nsluice: ${e.message}\n`);
-  } else {
-    process.stderr.write(`\nsluice: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-  }
+  const text = isSluiceError(e) ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e);
+  process.stderr.write(`\nsluice: ${printable(text, { lines: true })}\n`);
   process.exit(1);
 }

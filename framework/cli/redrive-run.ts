@@ -4,11 +4,13 @@
  * producer that never confirms a record it did not write. It reads the destination up to its end
  * as of the start, so records failing again meanwhile are not sent round twice in one run.
  * Selects by source partition, offset range and failure reason; --dry-run lists, sends nothing.
+ * What a record's headers name (reason, source topic) is printed through printable().
  */
 import { createKafkaClient } from '../kafka/client.ts';
 import { RecordProducer, type OutgoingRecord } from '../kafka/producer.ts';
 import { readFailedCopy, selected, type RedriveSelection } from '../failure/redrive.ts';
 import type { Logger } from '../observe/logger.ts';
+import { printable } from '../observe/printable.ts';
 import { wholeNumber, type ParsedOptions } from './command-spec.ts';
 import { readTopic } from './topic-read.ts';
 import { UsageError } from '../errors.ts';
@@ -45,7 +47,7 @@ export async function runRedrive(o: ParsedOptions, io: { brokers: string[]; logg
       if (!selected(copy, selection)) return;
       report.selected++;
       const target = typeof o.to === 'string' ? o.to : copy.source.topic;
-      if (dryRun) io.write(`would send ${topic}-${r.partition}@${r.offset} (${copy.reason}, from ${copy.source.topic}-${copy.source.partition}@${copy.source.offset}) to ${target}`);
+      if (dryRun) io.write(`would send ${printable(topic)}-${r.partition}@${r.offset} (${printable(copy.reason)}, from ${printable(copy.source.topic)}-${copy.source.partition}@${copy.source.offset}) to ${printable(target)}`);
       const list = batches.get(target) ?? batches.set(target, []).get(target)!;
       // Back to the partition it came from: the order of its key there is the order it had.
       const partition = target === copy.source.topic ? { partition: copy.source.partition } : {};
@@ -72,6 +74,6 @@ const optionalNumber = <K extends string>(key: K, n: number | undefined) => (n =
 export function redriveSummary(r: RedriveReport, topic: string, dryRun: boolean): string {
   const foreign = r.foreign ? `; ${r.foreign} record${r.foreign === 1 ? '' : 's'} without Sluice's failure headers left alone` : '';
   if (dryRun) return `dry run: ${r.selected} of ${r.read} record${r.read === 1 ? '' : 's'} in ${topic} would be sent${foreign}`;
-  const where = Object.entries(r.to).map(([t, n]) => `${n} to ${t}`).join(', ');
+  const where = Object.entries(r.to).map(([t, n]) => `${n} to ${printable(t)}`).join(', ');
   return `sent ${r.sent} of ${r.read} record${r.read === 1 ? '' : 's'} in ${topic}${where ? ` (${where})` : ''}${foreign}`;
 }

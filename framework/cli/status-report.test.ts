@@ -80,3 +80,13 @@ describe('watchSeconds', () => {
     expect(() => watchSeconds(true, '0.5')).toThrow(/--interval takes the seconds between refreshes of --watch, a whole number 1–3600 \(default 2\); got "0.5"/);
   });
 });
+
+describe('formatStatus of members that chose hostile ids', () => {
+  it('escapes the terminal controls of member, instance and client ids and hosts', () => {
+    const r = report();
+    r.group.members[0] = { memberId: 'm\x1b[2K', groupInstanceId: 'i\r', clientId: 'c\x1b]52;c;eA==\x07', clientHost: '/h\u202e', assignment: { orders: [0] } };
+    const text = formatStatus([r]);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(text).toContain('    #1 m\\x1b[2K  instance i\\r  client c\\x1b]52;c;eA==\\x07  host /h\\u202e  partitions 0');
+  });
+});

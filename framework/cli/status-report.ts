@@ -4,6 +4,7 @@
  * owner, all as the brokers answered.
  */
 import type { GroupCoordinator } from '../kafka/admin.ts';
+import { printable } from '../observe/printable.ts';
 import { doneColumns, doneHeaders, table, type TriggerLag } from './lag-report.ts';
 
 export interface TriggerStatus extends TriggerLag {
@@ -37,7 +38,8 @@ function formatOne(r: TriggerStatus): string {
   for (const [i, m] of g.members.entries()) {
     const owned = [...(m.assignment[r.topic] ?? [])].sort((a, b) => a - b);
     for (const p of owned) owner.set(p, `#${i + 1}`);
-    lines.push(`    #${i + 1} ${m.memberId}${m.groupInstanceId ? `  instance ${m.groupInstanceId}` : ''}  client ${m.clientId}  host ${m.clientHost}  partitions ${owned.length ? owned.join(',') : 'none'}`);
+    const p = printable; // member ids, instance ids and client ids are the members' choice
+    lines.push(`    #${i + 1} ${p(m.memberId)}${m.groupInstanceId ? `  instance ${p(m.groupInstanceId)}` : ''}  client ${p(m.clientId)}  host ${p(m.clientHost)}  partitions ${owned.length ? owned.join(',') : 'none'}`);
   }
   const counts = r.inFlight && !('unreachable' in r.inFlight) ? (r.inFlight as Record<number, number>) : undefined;
   const rows = r.partitions.map((p) => [

@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../errors.ts';
+import { printable, printableJson } from '../observe/printable.ts';
 import { formatStatus, type TriggerStatus } from './status-report.ts';
 
 export const DEFAULT_WATCH_SECONDS = 2;
@@ -24,7 +25,7 @@ export interface StatusRun {
 export async function runStatus(o: StatusRun): Promise<void> {
   if (o.watchSeconds === undefined) {
     const reports = await o.read();
-    o.write(o.json ? JSON.stringify(reports, null, 2) : formatStatus(reports));
+    o.write(o.json ? printableJson(JSON.stringify(reports, null, 2)) : formatStatus(reports));
     return;
   }
   const redraw = o.tty && !o.json;
@@ -33,9 +34,9 @@ export async function runStatus(o: StatusRun): Promise<void> {
     let text: string;
     try {
       const reports = await o.read();
-      text = o.json ? JSON.stringify({ at: at.toISOString(), triggers: reports }) : formatStatus(reports, at);
+      text = o.json ? printableJson(JSON.stringify({ at: at.toISOString(), triggers: reports })) : formatStatus(reports, at);
     } catch (e) {
-      text = o.json ? JSON.stringify({ at: at.toISOString(), error: message(e) }) : `sluice status at ${at.toISOString()}\n\ncannot read the groups: ${message(e)}`;
+      text = o.json ? printableJson(JSON.stringify({ at: at.toISOString(), error: message(e) })) : `sluice status at ${at.toISOString()}\n\ncannot read the groups: ${printable(message(e))}`;
     }
     if (o.signal?.aborted) return;
     // Home, clear the screen: the report replaces the last one instead of scrolling.

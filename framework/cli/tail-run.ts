@@ -5,7 +5,7 @@
 import { createKafkaClient } from '../kafka/client.ts';
 import type { Logger } from '../observe/logger.ts';
 import { wholeNumber, type ParsedOptions } from './command-spec.ts';
-import { recordJson, recordText } from './record-view.ts';
+import { recordJsonText, recordText } from './record-view.ts';
 import { readTopic } from './topic-read.ts';
 import { UsageError } from '../errors.ts';
 
@@ -22,7 +22,7 @@ export async function runTail(o: ParsedOptions, io: { brokers: string[]; logger:
     onReady: () => io.ready?.(`reading ${topic} on ${io.brokers.join(',')}${o['from-beginning'] === true ? ' from the beginning' : ', new records only'} (Ctrl-C stops)`),
     onRecord: (r) => {
       if (stop.signal.aborted) return;
-      io.write(o.json === true ? JSON.stringify(recordJson(r)) : recordText(r));
+      io.write(o.json === true ? recordJsonText(r) : recordText(r));
       if (count !== undefined && ++seen >= count) stop.abort();
     },
   });

@@ -1,8 +1,13 @@
 /**
  * Namespaced, structured logs: `logger.info(message, fields)`. The level comes from
  * SLUICE_LOG_LEVEL (error | warn | info | debug, default info); SLUICE_LOG_FORMAT=json prints
- * one JSON object a line for machines, otherwise a compact human line on stderr.
+ * one JSON object a line for machines, otherwise a compact human line on stderr. Messages and
+ * fields often quote what a record or a handler chose (an error, a header name): every line is
+ * printed through printable.ts, so none carries a terminal control, and a message's further
+ * lines (a build error) are indented under it, so none passes for a log line.
  */
+import { printableIndented, printableJson } from './printable.ts';
+
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 export type LogFields = Record<string, unknown>;
 
@@ -37,7 +42,7 @@ export function createLogger(namespace = 'sluice', options: LoggerOptions = {}, 
     if (RANK[at] > RANK[level]) return;
     const all = { ...bound, ...fields };
     if (format === 'json') {
-      write(JSON.stringify({ time: new Date().toISOString(), level: at, namespace, message, ...all }, jsonSafe));
+      write(printableJson(JSON.stringify({ time: new Date().toISOString(), level: at, namespace, message, ...all }, jsonSafe)));
       return;
     }
     const time = new Date().toISOString().slice(11, 23);
@@ -45,7 +50,7 @@ export function createLogger(namespace = 'sluice', options: LoggerOptions = {}, 
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => `${k}=${formatValue(v)}`)
       .join(' ');
-    write(`${time} ${at.toUpperCase().padEnd(5)} [${namespace}] ${message}${rest ? '  ' + rest : ''}`);
+    write(printableIndented(`${time} ${at.toUpperCase().padEnd(5)} [${namespace}] ${message}${rest ? '  ' + rest : ''}`));
   };
 
   return {

@@ -82,4 +82,28 @@ describe('the terminal view', () => {
     expect(lines[0]).toMatch(/ \x1b\[32m✓\x1b\[0m orders orders-1 5 ok in 7 ms$/);
     expect(lines[1]).toMatch(/ \x1b\[31m✗\x1b\[0m orders orders-1 failed in 7 ms: boom$/);
   });
+
+  it('escapes the terminal controls a handler error, its stack or a failure reason carries, in text and in JSON', () => {
+    const chunk = { functionName: 'orders', topic: 'orders', partition: 1, count: 1, firstOffset: 3, lastOffset: 3, attempt: 1, bytes: 9, fetchedAt: 0, durationMs: 7, ok: false };
+    const error = 'Error: bad record \x1b]52;c;cm0gLXJmIH4=\x07\x1b[2K\rall good\u202e';
+    const stack = `${error}\n    at handle (functions/orders.ts:3:9\x1b[8m)\n    at worker-runtime.js:1:1`;
+    const emit = (events: Instrumentation) => {
+      events.emit('poller.chunk_end', { ...chunk, error, stack });
+      events.emit('poller.sent_to_destination', { functionName: 'orders', topic: 'orders', partition: 1, offsets: [3], reason: 'DecodeFailed: \x9b2J\u2028', destination: 'kafka://failed', attempts: 1 });
+    };
+    const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    const text: string[] = [];
+    const json: string[] = [];
+    const events = new Instrumentation();
+    attachTerminalView(events, (l) => text.push(l));
+    attachTerminalView(events, (l) => json.push(l), 'json');
+    emit(events);
+    expect(text.flatMap((l) => l.split('\n')).map((l) => l.replace(/^\S+ /, ''))).toEqual([
+      '✗ orders orders-1 failed in 7 ms: Error: bad record \\x1b]52;c;cm0gLXJmIH4=\\x07\\x1b[2K\\rall good\\u202e',
+      '    at handle (functions/orders.ts:3:9\\x1b[8m)',
+      '→ orders orders-1 offsets 3: DecodeFailed: \\x9b2J\\u2028, sent to kafka://failed',
+    ]);
+    for (const l of json) expect(l).not.toMatch(control);
+    expect(JSON.parse(json[0]!).error).toBe(error);
+  });
 });

@@ -1,8 +1,11 @@
 /**
  * What `npm start` shows: one line per group change, chunk and commit, so a developer sees
  * records flow. It only listens to instrumentation events; the poller knows nothing of it.
+ * Events quote what records and handlers chose (errors, reasons): each line is printed through
+ * printable(), one event a line, with a failed handler's stack frames on the lines below.
  */
 import type { Instrumentation, SluiceEvents } from './events.ts';
+import { printable, printableJson } from './printable.ts';
 
 /** Failed attempts of one record before the hint about endless retries is shown. */
 const HINT_AFTER_ATTEMPTS = 3;
@@ -22,7 +25,7 @@ export function attachTerminalView(
   events: Instrumentation, write: (line: string) => void = (l) => process.stdout.write(l + '\n'), format: 'text' | 'json' = 'text', colour = false,
 ): () => void {
   if (format === 'json') {
-    const off = SHOWN.map((name) => events.on(name, (e: object) => write(JSON.stringify({ time: new Date().toISOString(), level: 'info', event: name, ...e }))));
+    const off = SHOWN.map((name) => events.on(name, (e: object) => write(printableJson(JSON.stringify({ time: new Date().toISOString(), level: 'info', event: name, ...e })))));
     return () => off.forEach((f) => f());
   }
   const time = () => new Date().toISOString().slice(11, 23);
@@ -30,7 +33,7 @@ export function attachTerminalView(
     const code = colour ? COLOURS[s[0]!] : undefined;
     return code ? `\x1b[${code}m${s[0]}\x1b[0m${s.slice(1)}` : s;
   };
-  const line = (s: string) => write(`${time()} ${paint(s)}`);
+  const line = (s: string, below = '') => write(`${time()} ${paint(printable(s))}${below}`);
   const offsets = (a: number, b: number) => (a === b ? `offset ${a}` : `offsets ${a}–${b}`);
   const hinted = new Set<string>();
   /** The last commit line per partition. */
@@ -65,10 +68,11 @@ export function attachTerminalView(
     events.on('poller.chunk_end', (e) =>
       line(
         !e.ok
-          ? `✗ ${e.functionName} ${e.topic}-${e.partition} failed in ${e.durationMs} ms: ${e.error}${stackLines(e.stack)}`
+          ? `✗ ${e.functionName} ${e.topic}-${e.partition} failed in ${e.durationMs} ms: ${e.error}`
           : e.reportedFailedFrom !== undefined
             ? `◐ ${e.functionName} ${e.topic}-${e.partition} answered in ${e.durationMs} ms, reporting offset ${e.reportedFailedFrom} as failed: ${e.reportedFailedFrom > e.firstOffset ? `${offsets(e.firstOffset, e.reportedFailedFrom - 1)} done, ` : ''}the failure policy takes it from there`
             : `✓ ${e.functionName} ${e.topic}-${e.partition} ${e.count} ok in ${e.durationMs} ms`,
+        e.ok ? '' : stackLines(e.stack),
       ),
     ),
     events.on('poller.commit', (e) => {
@@ -99,5 +103,5 @@ function stackLines(stack: string | undefined): string {
   const all = (stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
   const own = all.findIndex((l) => /worker-runtime|new Promise \(<anonymous>\)|node:internal/.test(l));
   const frames = all.slice(0, own < 0 ? 10 : Math.min(own, 10));
-  return frames.length ? `\n${frames.map((f) => `    ${f.trim()}`).join('\n')}` : '';
+  return frames.length ? `\n${frames.map((f) => `    ${printable(f.trim())}`).join('\n')}` : '';
 }

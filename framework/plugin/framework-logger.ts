@@ -2,8 +2,10 @@
  * Sluice's Logger interface on top of the framework's log utilities, so everything the poller
  * logs under `serverless sluice …` goes through osls (levels, --verbose, --debug, progress).
  * info is shown as notice: what `npm start` prints by default, `serverless sluice start` prints too.
+ * Each line goes through printableIndented(), as observe/logger.ts's do.
  */
 import { parseLevel, type LogFields, type Logger, type LogLevel } from '../observe/logger.ts';
+import { printableIndented } from '../observe/printable.ts';
 import type { FrameworkLog } from './serverless-api.ts';
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
@@ -15,7 +17,7 @@ export function frameworkLogger(log: FrameworkLog, namespace = 'sluice', bound: 
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => `${k}=${formatValue(v)}`)
       .join(' ');
-    const line = `[${namespace}] ${message}${rest ? '  ' + rest : ''}`;
+    const line = printableIndented(`[${namespace}] ${message}${rest ? '  ' + rest : ''}`);
     if (at === 'error') log.error(line);
     else if (at === 'warn') log.warning(line);
     else if (at === 'info') log.notice(line);
