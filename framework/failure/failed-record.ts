@@ -37,17 +37,38 @@ export const FAILURE_HEADERS = {
 } as const;
 
 const MAX_ERROR_CHARS = 1_000;
-/** Sluice's header namespace, and what a producer's own header in it is renamed to on a destination copy. */
+/** Sluice's header namespace, and the prefix that keeps a producer's own header out of it on a destination copy. */
 const SLUICE_PREFIX = 'sluice-';
-export const FORGED_PREFIX = 'producer-';
+const FORGED_PREFIX = 'producer-';
+
+/**
+ * A producer's own header name as a destination copy carries it: a name that is `sluice-*` after
+ * any number of leading `producer-` gets one more, so no own header is in Sluice's namespace and
+ * every name comes back (ownHeaderName) as it was, `producer-sluice-failure-reason` included.
+ * Other names are unchanged.
+ */
+export function copiedHeaderName(name: string): string {
+  return sluiceAfterPrefixes(name) ? FORGED_PREFIX + name : name;
+}
+
+/** The inverse of copiedHeaderName: the name the producer wrote. */
+export function ownHeaderName(copied: string): string {
+  return copied.startsWith(FORGED_PREFIX) && sluiceAfterPrefixes(copied) ? copied.slice(FORGED_PREFIX.length) : copied;
+}
+
+function sluiceAfterPrefixes(name: string): boolean {
+  let i = 0;
+  while (name.startsWith(FORGED_PREFIX, i)) i += FORGED_PREFIX.length;
+  return name.startsWith(SLUICE_PREFIX, i);
+}
 
 /**
  * Every header of a Kafka destination copy: Sluice's failure headers first, then the record's own,
- * where a producer's `sluice-*` header is renamed `producer-sluice-*`, so neither a reader that
- * takes the first occurrence nor one that takes the last (Java's lastHeader) sees forged metadata.
+ * renamed by copiedHeaderName, so neither a reader that takes the first occurrence nor one that
+ * takes the last (Java's lastHeader) sees forged metadata, and redrive restores each name exactly.
  */
 export function destinationHeaders(f: FailedRecord): Array<[string, Buffer]> {
-  const own = f.record.headers.map(([n, v]): [string, Buffer] => [n.startsWith(SLUICE_PREFIX) ? FORGED_PREFIX + n : n, v ?? Buffer.alloc(0)]);
+  const own = f.record.headers.map(([n, v]): [string, Buffer] => [copiedHeaderName(n), v ?? Buffer.alloc(0)]);
   return [...failureHeaders(f).map(([n, v]): [string, Buffer] => [n, Buffer.from(v)]), ...own];
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { KafkaRecord } from '../event/record.ts';
-import { destinationHeaders, type FailedRecord } from './failed-record.ts';
+import { destinationHeaders, failureHeaders, type FailedRecord } from './failed-record.ts';
 import { readFailedCopy, selected } from './redrive.ts';
 
 const record: KafkaRecord = {
@@ -31,5 +32,35 @@ describe('a destination copy read back', () => {
     expect(selected(copy, { fromOffset: 42 })).toBe(false);
     expect(selected(copy, { toOffset: 40 })).toBe(false);
     expect(selected(copy, { reason: 'RecordAgeExceeded' })).toBe(false);
+  });
+});
+
+describe("a producer's own header names on a destination copy", () => {
+  const named = (names: string[]): FailedRecord => ({ ...failed, record: { ...record, headers: names.map((n, i): [string, Buffer] => [n, Buffer.from(String(i))]) } });
+  const ownNamesBack = (names: string[]) => {
+    const copy = readFailedCopy({ key: null, value: null, headers: destinationHeaders(named(names)) });
+    if (typeof copy === 'string') throw new Error(copy);
+    return copy;
+  };
+
+  it('come back as the producer wrote them, even one already named like a renamed header', () => {
+    const names = ['producer-sluice-failure-reason', 'sluice-failure-reason', 'producer-producer-sluice-source-topic', 'producer-trace', 'trace'];
+    expect(ownNamesBack(names).original.headers.map(([n]) => n)).toEqual(names);
+    expect(ownNamesBack(names).reason).toBe('RetryAttemptsExhausted');
+  });
+
+  it('round-trip for every name, and none on the copy is in Sluice\'s namespace (property)', () => {
+    const fragment = fc.constantFrom('producer-', 'sluice-', 'producer', 'sluice', '-', 'failure-reason', 'source-topic', 'x', 'P', 'S');
+    const name = fc.oneof(fc.array(fragment, { maxLength: 5 }).map((parts) => parts.join('')), fc.string());
+    fc.assert(
+      fc.property(fc.array(name, { maxLength: 8 }), (names) => {
+        const own = destinationHeaders(named(names)).slice(failureHeaders(failed).length);
+        expect(own.filter(([n]) => n.startsWith('sluice-'))).toEqual([]);
+        const copy = ownNamesBack(names);
+        expect(copy.original.headers.map(([n]) => n)).toEqual(names);
+        expect(copy.source).toEqual({ topic: 'orders', partition: 2, offset: 41 });
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

@@ -1,10 +1,10 @@
 /**
  * Pure: a record read back from a Kafka on-failure destination, as what it was before it failed
  * (failed-record.ts wrote it): where it came from, why it failed, and its own key, value and
- * headers, Sluice's failure headers taken off and a producer's renamed `sluice-*` headers given
- * their names back. `redrive` sends it to its source topic with these.
+ * headers, Sluice's failure headers taken off and a producer's renamed headers given their names
+ * back (ownHeaderName). `redrive` sends it to its source topic with these.
  */
-import { FAILURE_HEADERS, FORGED_PREFIX } from './failed-record.ts';
+import { FAILURE_HEADERS, ownHeaderName } from './failed-record.ts';
 
 export interface DestinationRecord {
   key: Buffer | null;
@@ -36,7 +36,7 @@ export function readFailedCopy(r: DestinationRecord): FailedCopy | string {
   if (!topic || !Number.isInteger(partition) || !Number.isInteger(offset)) {
     return `it carries no ${FAILURE_HEADERS.topic}/${FAILURE_HEADERS.partition}/${FAILURE_HEADERS.offset} headers, so Sluice did not write it`;
   }
-  const own = r.headers.slice(i).map(([n, v]): [string, Buffer] => [n.startsWith(FORGED_PREFIX + 'sluice-') ? n.slice(FORGED_PREFIX.length) : n, v ?? Buffer.alloc(0)]);
+  const own = r.headers.slice(i).map(([n, v]): [string, Buffer] => [ownHeaderName(n), v ?? Buffer.alloc(0)]);
   const error = ours.get(FAILURE_HEADERS.error);
   const failedAt = ours.get(FAILURE_HEADERS.time);
   return {
