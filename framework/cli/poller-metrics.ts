@@ -5,7 +5,7 @@
  * brokers' report stands, with a note.
  */
 import type { ServiceSpec } from '../config/types.ts';
-import { httpSettings } from './http-settings.ts';
+import { httpSettings, urlHost } from './http-settings.ts';
 
 const READ_WITHIN_MS = 1_000;
 
@@ -21,10 +21,10 @@ export function inFlightFromMetrics(text: string): Map<string, number> {
   return out;
 }
 
-/** Where the poller `npm start` runs on this machine serves its metrics (SLUICE_HTTP_PORT, custom.sluice.http.port, 9464). */
+/** Where the poller `npm start` runs on this machine serves its metrics (SLUICE_HTTP_HOST, SLUICE_HTTP_PORT, custom.sluice.http.port, 9464). */
 export function localMetricsUrl(service: Pick<ServiceSpec, 'http'>, env: NodeJS.ProcessEnv = process.env): string {
   const { host, port } = httpSettings('local', env, service);
-  return `http://${host}:${port}/metrics`;
+  return `http://${urlHost(host)}:${port}/metrics`;
 }
 
 /** The poller's in-flight invocations, or the reason none could be read. */
