@@ -18,6 +18,20 @@ export const INPUT_BOUNDS = {
   maxDecompressedBytes: 32 * 1024 * 1024,
   /** Nesting of a JSON value that filter patterns are evaluated on (AWS's own filters stop far shallower). */
   maxFilterJsonDepth: 256,
+  /**
+   * Bytes of the value filter patterns are evaluated on (the record's value, or the JSON its schema
+   * decodes to), checked before it is parsed. 6 MiB, Lambda's payload: no larger value can be invoked,
+   * and parsing costs about 0.3 s and 18 MiB of heap a MiB on the poller's thread (31 MiB of small
+   * objects: 11 s, 573 MiB; 6 MiB: 1.8 s, 111 MiB).
+   */
+  maxFilterValueBytes: 6 * 1024 * 1024,
+  /**
+   * Items of arrays and entries of maps decoded from one Avro record, summed, each charged before it
+   * is read: an item can take no bytes (`null`, a record without fields), so a 5-byte payload can
+   * declare 2^32-1. A million is 1 MiB of one-byte items; a million records without fields, the
+   * costliest items, decode in 0.6 to 2 s and about 130 MiB (20 million took 31 s and 2.1 GiB).
+   */
+  maxAvroItems: 1_000_000,
   /** Bytes of one schema-registry answer (a large Protobuf file set is tens of KB). */
   maxRegistryAnswerBytes: 4 * 1024 * 1024,
   /** One registry request, connection to last byte (an idle timeout alone lets a registry trickle). */
@@ -26,7 +40,10 @@ export const INPUT_BOUNDS = {
   maxReferenceDepth: 32,
   /** Distinct referenced schemas one schema may pull in, all levels together. */
   maxReferences: 256,
-  /** Bytes of a schema's text with its references' (framework/schema/compile-bounds.ts counts all four). */
+  /**
+   * Bytes of a schema's text with its references' (framework/schema/compile-bounds.ts counts all four);
+   * counted too as a registry's references are fetched, so that none is fetched past it.
+   */
   maxSchemaBytes: 256 * 1024,
   /** Nodes of a schema with its references: JSON values (JSON Schema, Avro), statements and blocks (.proto). */
   maxSchemaNodes: 3_000,

@@ -16,7 +16,7 @@ export type FailureReason = 'RetryAttemptsExhausted' | 'RecordAgeExceeded' | 'Pa
  * input"); AWS has no name for these. Each is decided before any invocation, once, and sent on.
  * - BatchUnreadable: its record batch did not decompress within the bound (or is corrupt);
  * - HeadersOverLimit: more headers, or header bytes, than the bound;
- * - FilterFailed: the filter patterns could not be evaluated on it (JSON nested past the bound);
+ * - FilterFailed: the filter patterns could not be evaluated on it (a value past the filter's byte bound, JSON nested past its depth bound);
  * - RecordUnreadable: the poller's own code failed on it.
  */
 export type InputFailureReason = 'BatchUnreadable' | 'HeadersOverLimit' | 'FilterFailed' | 'RecordUnreadable';

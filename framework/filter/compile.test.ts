@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileFilters } from './compile.ts';
+import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import { isConfigError } from '../errors.ts';
 import type { KafkaRecord } from '../event/record.ts';
 
@@ -205,5 +206,16 @@ describe('compileFilters', () => {
     const deep = (n: number) => ({ ...record('{"a":' + '['.repeat(n) + '1' + ']'.repeat(n) + '}') });
     expect(filter(deep(100))).toBe(true);
     expect(() => filter(deep(20_000))).toThrow(/maxFilterJsonDepth/);
+  });
+
+  it('throws on a record whose value is past maxFilterValueBytes (its FilterFailed) before reading it, where it was parsed whole', () => {
+    const filter = compileFilters([{ value: { a: [{ prefix: 'x' }] } }]);
+    const sized = (bytes: number, head = '{"a":"') => record(head + 'x'.repeat(bytes - head.length - 2) + '"}');
+    expect(filter(sized(INPUT_BOUNDS.maxFilterValueBytes))).toBe(true);
+    expect(() => filter(sized(INPUT_BOUNDS.maxFilterValueBytes + 1))).toThrow(/6291457 bytes, more than 6291456 \(the bound maxFilterValueBytes\)/);
+    // Refused unread: JSON nested past its depth bound, or a plain string, is refused for its size alone.
+    expect(() => filter(sized(INPUT_BOUNDS.maxFilterValueBytes + 1, '['.repeat(1_000) + '"'))).toThrow(/maxFilterValueBytes/);
+    expect(() => compileFilters([{ value: [{ prefix: 'x' }] }])(record('x'.repeat(INPUT_BOUNDS.maxFilterValueBytes + 1)))).toThrow(/maxFilterValueBytes/);
+    expect(filter(record(null))).toBe(false);
   });
 });

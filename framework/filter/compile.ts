@@ -26,6 +26,10 @@ import { decodeValue, type RecordValue } from './value.ts';
  * Kafka mappings filter on nothing but `value`, so "metadata filters only" leaves no condition:
  * that part of the pattern is skipped and counts as matched. This is AWS's table taken at its
  * word; AWS does not show it with an example.
+ *
+ * A value past maxFilterValueBytes (refused from its length, unread) or JSON nested past
+ * maxFilterJsonDepth throws: the record's FilterFailed (poller/work-plan.ts), neither kept nor
+ * filtered out, as whether it matches was not decided.
  */
 export type RecordFilter = (record: KafkaRecord) => boolean;
 

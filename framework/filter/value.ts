@@ -24,13 +24,29 @@ export type RecordValue =
 const ABSENT: RecordValue = { kind: 'absent' };
 const BINARY: RecordValue = { kind: 'binary' };
 
-/** Throws JsonTooDeep for JSON nested deeper than `maxJsonDepth` (the filter's bound). */
-export function decodeValue(bytes: Buffer | null, maxJsonDepth = INPUT_BOUNDS.maxFilterJsonDepth): RecordValue {
+export interface FilterBounds {
+  maxFilterJsonDepth: number;
+  maxFilterValueBytes: number;
+}
+
+/**
+ * A value past maxFilterValueBytes, refused from its length before it is read: past Lambda's payload
+ * and costly to parse, so whether it matches is not decided (the record's FilterFailed, like JsonTooDeep).
+ */
+export class FilterValueTooLarge extends Error {
+  override readonly name = 'FilterValueTooLarge';
+}
+
+/** Throws FilterValueTooLarge for a value past the filter's byte bound, JsonTooDeep for JSON nested past its depth bound. */
+export function decodeValue(bytes: Buffer | null, bounds: FilterBounds = INPUT_BOUNDS): RecordValue {
   if (bytes === null) return ABSENT;
+  if (bytes.length > bounds.maxFilterValueBytes) {
+    throw new FilterValueTooLarge(`the value is ${bytes.length} bytes, more than ${bounds.maxFilterValueBytes} (the bound maxFilterValueBytes)`);
+  }
   if (!isUtf8(bytes)) return BINARY;
   const text = bytes.toString('utf8');
   if (looksStructured(text)) {
-    const json = parseJson(text, maxJsonDepth);
+    const json = parseJson(text, bounds.maxFilterJsonDepth);
     if (json !== undefined) return { kind: 'json', json };
   }
   return { kind: 'string', text };

@@ -2,6 +2,7 @@ import avro from 'avsc';
 import { describe, expect, it } from 'vitest';
 import { compileCodec } from './codec.ts';
 import { DecodeError } from './decode-error.ts';
+import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import type { RegisteredSchema } from './registry.ts';
 
 const avroSchema = (schema: object, references: RegisteredSchema['references'] = []): RegisteredSchema => ({ format: 'AVRO', definition: JSON.stringify(schema), references });
@@ -159,5 +160,53 @@ describe('Avro codec', () => {
     const schema = avroSchema({ type: 'record', name: 'R', fields: [{ name: 's', type: 'string' }] });
     const codec = compileCodec(schema, 'glue');
     expect(codec.toJson(codec.decode(avro.Type.forSchema({ type: 'record', name: 'R', fields: [{ name: 's', type: 'string' }] }).toBuffer({ s: 'é' })))).toBe('{"s":"é"}');
+  });
+
+  it('keeps a record field and a map key named __proto__ as ordinary data, in the JSON the handler receives', () => {
+    const inner = { type: 'record', name: 'Inner', fields: [{ name: '__proto__', type: 'int' }] };
+    const proto = {
+      type: 'record', name: 'Proto',
+      fields: [
+        { name: '__proto__', type: 'string' },
+        { name: 'counts', type: { type: 'map', values: 'int' } },
+        { name: 'nested', type: ['null', inner] },
+        { name: 'byKey', type: { type: 'map', values: 'Inner' } },
+      ],
+    };
+    // JSON.parse makes __proto__ an own property, as a producer's object would hold it.
+    const datum = JSON.parse('{"__proto__":"x","counts":{"__proto__":1,"a":2},"nested":{"Inner":{"__proto__":5}},"byKey":{"__proto__":{"__proto__":6}}}');
+    const payload = avro.Type.forSchema(proto as avro.Schema, { wrapUnions: true }).toBuffer(datum);
+    expect(jsonOf(avroSchema(proto), payload)).toBe('{"__proto__":"x","counts":{"__proto__":1,"a":2},"nested":{"__proto__":5},"byKey":{"__proto__":{"__proto__":6}}}');
+    const decoded = compileCodec(avroSchema(proto), 'confluent').decode(payload) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(decoded.byKey)).toBe(Object.prototype);
+  });
+
+  it('refuses more array items and map entries in one record than maxAvroItems (DESERIALIZATION_ERROR) before sizing or reading them, where 2^32-1 items of no bytes ran out of memory', () => {
+    const max = INPUT_BOUNDS.maxAvroItems;
+    const nulls = compileCodec(avroSchema({ type: 'array', items: 'null' }), 'confluent');
+    // One block of `count` null items: the count, then the end of the array (null takes no bytes).
+    const block = (count: bigint) => Buffer.concat([avroLong(count), avroLong(0n)]);
+    expect(() => nulls.decode(block(BigInt(max) + 1n))).toThrow(`the record holds more than ${max} items of arrays and maps (the bound maxAvroItems)`);
+    expect(nulls.decode(block(BigInt(max)))).toHaveLength(max);
+    // The budget is the record's: arrays (nested, in blocks of either sign) and maps together.
+    const both = compileCodec(avroSchema({
+      type: 'record', name: 'Both',
+      fields: [{ name: 'a', type: { type: 'array', items: { type: 'array', items: 'null' } } }, { name: 'm', type: { type: 'map', values: 'null' } }],
+    }), 'confluent');
+    const inner = block(BigInt(max) / 2n - 2n); // two of these and the outer array's two items: max - 2
+    const twoArrays = Buffer.concat([avroLong(-2n), avroLong(BigInt(inner.length * 2)), inner, inner, avroLong(0n)]);
+    const mapOf = (entries: number) => Buffer.concat([...(entries > 0 ? [avroLong(BigInt(entries)), Buffer.alloc(entries)] : []), avroLong(0n)]); // an entry: the key "" and a null
+    expect(both.decode(Buffer.concat([twoArrays, mapOf(0)]))).toEqual({ a: [expect.any(Array), expect.any(Array)], m: {} });
+    expect(() => both.decode(Buffer.concat([twoArrays, mapOf(2)]))).not.toThrow();
+    expect(() => both.decode(Buffer.concat([twoArrays, mapOf(3)]))).toThrow(DecodeError);
+    // 2^32-1 items declared in a few bytes, of no bytes each or of a byte each: an array is refused at its count, a map at the entry past the budget.
+    const empty = compileCodec(avroSchema({ type: 'array', items: { type: 'record', name: 'Empty', fields: [] } }), 'confluent');
+    expect(() => empty.decode(block(2n ** 32n - 1n))).toThrow(/maxAvroItems/);
+    expect(() => nulls.decode(Buffer.concat([avroLong(-(2n ** 32n - 1n)), avroLong(0n), avroLong(0n)]))).toThrow(/maxAvroItems/);
+    expect(() => compileCodec(avroSchema({ type: 'array', items: 'int' }), 'confluent').decode(block(2n ** 32n - 1n))).toThrow(/maxAvroItems/);
+    expect(() => compileCodec(avroSchema({ type: 'map', values: 'null' }), 'confluent').decode(block(2n ** 32n - 1n))).toThrow(/maxAvroItems/);
+    // Each record has the whole budget.
+    expect(nulls.decode(block(BigInt(max)))).toHaveLength(max);
   });
 });

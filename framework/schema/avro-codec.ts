@@ -9,8 +9,12 @@
  * beyond 2^53 keeps every digit. avsc refuses to compile unions it cannot unwrap unambiguously
  * (two records, string and enum, int and long), which Avro allows and registries accept; so the
  * schema is compiled with wrapped unions and each value unwrapped after decoding, by its type.
+ * A map key or field named `__proto__` is kept as data, as Protobuf keeps it (avro-own-keys.ts).
  */
 import avro from 'avsc';
+import { INPUT_BOUNDS } from '../config/input-bounds.ts';
+import { itemBudget } from './avro-item-budget.ts';
+import { ownKeysHook, setOwn } from './avro-own-keys.ts';
 import { decoding } from './decode-error.ts';
 import type { Codec } from './codec.ts';
 import { toJsonText } from './json-text.ts';
@@ -35,6 +39,8 @@ const longType = avro.types.LongType.__with({
 
 export function avroCodec(schema: RegisteredSchema): Codec {
   const registry: Record<string, avro.Type> = { long: longType };
+  const items = itemBudget(INPUT_BOUNDS.maxAvroItems);
+  const typeHook = items.hook(ownKeysHook);
   const compiled = new Set<string>();
   const compile = (s: RegisteredSchema): avro.Type => {
     for (const ref of s.references) {
@@ -43,11 +49,14 @@ export function avroCodec(schema: RegisteredSchema): Codec {
       compiled.add(ref.name);
       compile(ref.schema);
     }
-    return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry, wrapUnions: true });
+    return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry, wrapUnions: true, typeHook });
   };
   const type = compile(schema);
   return {
-    decode: (payload) => decoding('Avro', () => unwrapUnions(type, type.fromBuffer(payload))),
+    decode: (payload) => {
+      items.renew();
+      return decoding('Avro', () => unwrapUnions(type, type.fromBuffer(payload)));
+    },
     toJson: toJsonText,
   };
 }
@@ -62,7 +71,7 @@ function unwrapUnions(type: avro.Type, value: unknown): unknown {
   }
   if (type instanceof avro.types.RecordType) {
     const out: Record<string, unknown> = {};
-    for (const field of type.fields) out[field.name] = unwrapUnions(field.type, (value as Record<string, unknown>)[field.name]);
+    for (const field of type.fields) setOwn(out, field.name, unwrapUnions(field.type, (value as Record<string, unknown>)[field.name]));
     return out;
   }
   if (type instanceof avro.types.ArrayType) return (value as unknown[]).map((item) => unwrapUnions(type.itemsType, item));
