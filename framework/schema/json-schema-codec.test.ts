@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileCodec } from './codec.ts';
 import { DecodeError } from './decode-error.ts';
+import { validatorFor } from './json-schema-codec.ts';
 import type { RegisteredSchema } from './registry.ts';
 
 const jsonSchema = (schema: object, references: RegisteredSchema['references'] = []): RegisteredSchema => ({ format: 'JSON', definition: JSON.stringify(schema), references });
@@ -106,5 +107,23 @@ describe('JSON Schema codec', () => {
     const schema = jsonSchema({ type: 'object', properties: { a: { $ref: 'missing.json' } } });
     expect(() => compileCodec(schema, 'confluent')).toThrow(DecodeError);
     expect(() => compileCodec(schema, 'confluent')).toThrow('the registered JSON schema does not compile');
+  });
+
+  it("checks uniqueItems reading each item once, on every draft, where Ajv's own keyword compared every pair (40,000 objects blocked 24.6 s)", () => {
+    for (const draft of ['http://json-schema.org/draft-04/schema#', 'http://json-schema.org/draft-06/schema#', 'http://json-schema.org/draft-07/schema#', 'https://json-schema.org/draft/2019-09/schema', 'https://json-schema.org/draft/2020-12/schema']) {
+      const validate = validatorFor(draft, { strict: false }).compile({ type: 'array', uniqueItems: true });
+      let reads = 0;
+      const items = Array.from({ length: 3_000 }, (_, i) => Object.defineProperty({}, 'n', { enumerable: true, get: () => (reads++, i) }));
+      expect(validate(items), draft).toBe(true);
+      expect(reads, draft).toBe(items.length);
+    }
+  });
+
+  it('gives the verdicts of uniqueItems on large arrays of objects, keys in any order', () => {
+    const codec = compileCodec(jsonSchema({ type: 'array', items: { type: 'object' }, uniqueItems: true }), 'confluent');
+    const items = Array.from({ length: 40_000 }, (_, i) => ({ i, tag: { a: [i % 7], b: null } }));
+    expect(codec.decode(Buffer.from(JSON.stringify(items)))).toHaveLength(40_000);
+    const repeated = [...items, { tag: { b: null, a: [0] }, i: 0.0 }];
+    expect(() => codec.decode(Buffer.from(JSON.stringify(repeated)))).toThrow('the JSON does not match the registered schema: / must NOT have duplicate items (items ## 0 and 40000 are identical)');
   });
 });

@@ -15,6 +15,7 @@
  *   not only in its meta-schema: `id` instead of `$id`, boolean exclusiveMinimum/Maximum that
  *   modify minimum/maximum. Chosen over rewriting the schema to draft-06 with validateSchema
  *   off, which would validate no draft-04 schema and miss whatever the rewrite did not know.
+ * Every draft's `uniqueItems` is checked in linear time (unique-items.ts): Ajv's compares every pair.
  */
 import { Ajv, type AnySchema, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
@@ -26,6 +27,7 @@ import type { Codec } from './codec.ts';
 import type { RegisteredSchema } from './registry.ts';
 import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import { linearRegExp, type PatternBudget } from './safe-pattern.ts';
+import { useLinearUniqueItems } from './unique-items.ts';
 
 const OPTIONS = { strict: false, validateFormats: false, allErrors: false, logger: false } as const;
 
@@ -64,8 +66,14 @@ export function jsonSchemaCodec(schema: RegisteredSchema): Codec {
   };
 }
 
-/** The Ajv instance for the draft a `$schema` URL names. */
-function validatorFor(draft: string, options: Options): Ajv {
+/** The Ajv instance for the draft a `$schema` URL names, with the linear `uniqueItems`. */
+export function validatorFor(draft: string, options: Options): Ajv {
+  const ajv = ajvFor(draft, options);
+  useLinearUniqueItems(ajv);
+  return ajv;
+}
+
+function ajvFor(draft: string, options: Options): Ajv {
   if (draft.includes('2020-12')) return new Ajv2020(options);
   if (draft.includes('2019-09')) return new Ajv2019(options);
   if (draft.includes('draft-04')) return new ajvDraft04.default(options);

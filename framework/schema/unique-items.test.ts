@@ -1,0 +1,49 @@
+import { Ajv } from 'ajv';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DecodeError } from './decode-error.ts';
+import { useLinearUniqueItems } from './unique-items.ts';
+
+const schema = { type: 'array', uniqueItems: true };
+const ajvOwn = new Ajv({ strict: false }).compile(schema);
+const linear = (() => {
+  const ajv = new Ajv({ strict: false });
+  useLinearUniqueItems(ajv);
+  return ajv.compile(schema);
+})();
+
+/** A JSON value with its objects' keys in a random order: equal to the value, written differently. */
+const reordered = (value: unknown, rank: (k: string) => number): unknown => {
+  if (Array.isArray(value)) return value.map((v) => reordered(v, rank));
+  if (typeof value !== 'object' || value === null) return value;
+  const keys = Object.keys(value).sort((a, b) => rank(a) - rank(b));
+  return Object.fromEntries(keys.map((k) => [k, reordered((value as Record<string, unknown>)[k], rank)]));
+};
+
+describe('linear uniqueItems', () => {
+  it("gives Ajv's own verdict and the pair it names, on arrays with equal items written in other key orders", () => {
+    const items = fc.array(fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(0, -0, 1, '1', [1], { a: 1 }, { a: 1, b: [] }, null)), { maxLength: 8 });
+    fc.assert(
+      fc.property(items, fc.array(fc.nat(), { minLength: 1 }), fc.array(fc.nat({ max: 7 }), { maxLength: 3 }), (values, ranks, copies) => {
+        const rank = (k: string) => ranks[k.length % ranks.length]! + k.charCodeAt(0);
+        const data = [...values, ...copies.filter((c) => c < values.length).map((c) => reordered(values[c], rank))];
+        const verdict = ajvOwn(data);
+        expect(linear(data)).toBe(verdict);
+        // Both name a duplicate pair; Ajv searches from the end, this from the start, so only the verdict and the message's shape agree.
+        if (!verdict) expect(linear.errors?.[0]?.message).toMatch(/^must NOT have duplicate items \(items ## \d+ and \d+ are identical\)$/);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('keeps a key named __proto__ as a key when comparing', () => {
+    expect(linear(JSON.parse('[{"__proto__": 1}, {"__proto__": 2}]'))).toBe(true);
+    expect(linear(JSON.parse('[{"__proto__": 1}, {"__proto__": 1}]'))).toBe(false);
+    expect(linear(JSON.parse('[{"__proto__": {"a": 1}}, {}]'))).toBe(true);
+  });
+
+  it('refuses, as a DecodeError, an item nested too deep to compare', () => {
+    const deep = JSON.parse('['.repeat(100_000) + ']'.repeat(100_000));
+    expect(() => linear([deep, 1])).toThrow(DecodeError);
+  });
+});
