@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import { confluentRegistry } from './confluent-registry.ts';
 import { RegistryUnavailableError, SchemaNotFoundError, SchemaUnusableError } from './registry.ts';
 
@@ -19,6 +20,8 @@ const answers: Record<string, [number, string]> = {
   '/api/subjects/loop-b/versions/1': [200, JSON.stringify({ schema: '{}', references: [{ name: 'a', subject: 'loop-a', version: 1 }] })],
   '/api/schemas/ids/10': [200, JSON.stringify({ schema: '{}', references: fanOut(0) })],
   ...Object.fromEntries(Array.from({ length: 20 }, (_, d) => [`/api/subjects/level-${d}/versions/1`, [200, JSON.stringify({ schema: `{"d":${d}}`, references: d < 19 ? fanOut(d + 1) : [] })]])),
+  '/api/schemas/ids/12': [200, JSON.stringify({ schema: '{}', references: Array.from({ length: 100 }, (_, i) => ({ name: `r${i}`, subject: `wide-${i}`, version: 1 })) })],
+  ...Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`/api/subjects/wide-${i}/versions/1`, [200, JSON.stringify({ schema: `"${'x'.repeat(19_998)}"` })]])),
 };
 
 /** Two references to the same next level: resolved naively, 2^20 requests. */
@@ -83,8 +86,19 @@ describe('confluentRegistry', () => {
     const schema = await confluentRegistry(base, HTTP).lookup('10');
     expect(requests).toHaveLength(21); // the id, then each of the 20 levels once (not 2^20)
     expect(schema.references[0]!.schema).toBe(schema.references[1]!.schema);
-    await expect(confluentRegistry(base, HTTP, { maxReferenceDepth: 5, maxReferences: 256 }).lookup('10')).rejects.toThrow(/nest deeper than 5 \(maxReferenceDepth\)/);
-    await expect(confluentRegistry(base, HTTP, { maxReferenceDepth: 32, maxReferences: 10 }).lookup('10')).rejects.toThrow(/more than 10 schemas \(maxReferences\)/);
+    await expect(confluentRegistry(base, HTTP, { ...INPUT_BOUNDS, maxReferenceDepth: 5 }).lookup('10')).rejects.toThrow(/nest deeper than 5 \(maxReferenceDepth\)/);
+    await expect(confluentRegistry(base, HTTP, { ...INPUT_BOUNDS, maxReferences: 10 }).lookup('10')).rejects.toThrow(/more than 10 schemas \(maxReferences\)/);
+  });
+
+  it('stops fetching references once their texts pass maxSchemaBytes, where it fetched all 100 before the refusal', async () => {
+    requests.length = 0;
+    const error = await confluentRegistry(base, HTTP, { ...INPUT_BOUNDS, maxSchemaBytes: 50_000 }).lookup('12').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaUnusableError);
+    // The root's 2 bytes and three references of 20,000: the third passes the bound, and is the last one asked for.
+    expect((error as Error).message).toMatch(/its text with the 3 references fetched so far is 60002 bytes, more than 50000 \(maxSchemaBytes\)/);
+    expect(requests).toEqual(['/api/schemas/ids/12', '/api/subjects/wide-0/versions/1', '/api/subjects/wide-1/versions/1', '/api/subjects/wide-2/versions/1']);
+    const root = await confluentRegistry(base, HTTP, { ...INPUT_BOUNDS, maxSchemaBytes: 1 }).lookup('12').catch((e: unknown) => e);
+    expect((root as Error).message).toMatch(/its text is 2 bytes, more than 1 \(maxSchemaBytes\)/);
   });
 
   it('gives up on an answer that trickles at its total deadline: the registry did not answer', async () => {
