@@ -1,7 +1,8 @@
 /**
  * Sluice runs kafkajs 2.2.4 with a small patch (infra/patches/kafkajs.mjs): its record decoder
  * (headers in linear time without Object.prototype's names, an unreadable batch as a placeholder
- * instead of a crashed fetch), its runner (a stopping consumer does not rejoin its group) and its
+ * instead of a crashed fetch, a fetch response's records, decompressed bytes and headers bounded
+ * before they are built), its runner (a stopping consumer does not rejoin its group) and its
  * fetch manager (no fetchers built after a stop, which spun for ever). npm applies it at install; an install that skipped scripts
  * (`--ignore-scripts`) has kafkajs unpatched, and one header named `constructor` would stop a
  * trigger for good. A poller refuses to start on such an install, naming the command that fixes it.
@@ -13,8 +14,9 @@ import { SluiceError } from '../errors.ts';
 
 /** What infra/patches/kafkajs.mjs writes into each file it patches (its test checks both agree). */
 export const PATCH_MARKERS: Readonly<Record<string, string>> = {
-  'src/protocol/recordBatch/record/v0/decoder.js': 'sluice-patch v1',
-  'src/protocol/recordBatch/v0/decoder.js': 'sluice-patch v2',
+  'src/protocol/recordBatch/record/v0/decoder.js': 'sluice-patch v3',
+  'src/protocol/recordBatch/v0/decoder.js': 'sluice-patch v3',
+  'src/protocol/requests/fetch/v4/decodeMessages.js': 'sluice-patch v3',
   'src/consumer/runner.js': 'sluice-patch v1',
   'src/consumer/fetchManager.js': 'sluice-patch v1',
 };

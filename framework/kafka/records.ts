@@ -13,7 +13,12 @@ import type { InputFailureReason } from '../failure/policy.ts';
  * kafkajs keeps the record batch's attributes on each message; its typings omit them. Sluice's
  * patch of kafkajs (infra/patches/kafkajs.mjs) marks the placeholder of a batch it could not read.
  */
-type PatchedMessage = KafkaMessage & { batchContext?: { timestampType?: number }; unreadable?: { firstOffset: string; error: string } };
+type PatchedMessage = KafkaMessage & {
+  batchContext?: { timestampType?: number };
+  unreadable?: { firstOffset: string; error: string };
+  /** Headers past the bounds, counted by the patched decoder and never built. */
+  headersOverBound?: { count: number; bytes: number };
+};
 
 export interface HeaderBounds {
   maxHeaders: number;
@@ -44,6 +49,11 @@ export function toKafkaRecord(topic: string, partition: number, message: KafkaMe
   if (m.unreadable) {
     const error = `its record batch (offsets ${m.unreadable.firstOffset}-${base.offset}) could not be read: ${m.unreadable.error}`;
     return { ...base, key: null, value: null, unreadable: { reason: 'BatchUnreadable', error } };
+  }
+  if (m.headersOverBound) {
+    const { count, bytes } = m.headersOverBound;
+    const over = count > bounds.maxHeaders ? `it has ${count} headers, more than ${bounds.maxHeaders} (the bound maxHeaders)` : `its headers take ${bytes} bytes, more than ${bounds.maxHeaderBytes} (the bound maxHeaderBytes)`;
+    return unreadable(base, 'HeadersOverLimit', new OverLimit(over));
   }
   try {
     base.headers = readHeaders(m.headers, bounds);

@@ -27,6 +27,16 @@
 //    ever: the process hung at 100% CPU, with no timer firing (not even a test's timeout), and
 //    stop() never returned (tests/regressions/stopped-fetch-manager-builds-no-fetchers.test.ts).
 //
+// 5. What one fetch response may cost is bounded before it is spent (sluice-patch v3; the bounds
+//    are Sluice's, framework/config/input-bounds.ts, handed over on globalThis): a partition's
+//    record batches are appended one by one (kafkajs's `records.push(...batch.records)` overflowed
+//    the stack at about 130,000 records, a batch kafkajs's own producer writes from one send, and
+//    the fetch crashed on it for ever); a batch's declared record count and its decompressed bytes
+//    are charged to the partition's and the response's budget before its records are built, and a
+//    batch past what is left stays in the log, fetched again once the records before it were
+//    handed over; a record's headers past maxHeaders or maxHeaderBytes are not built at all (the
+//    record carries `headersOverBound`, and Sluice sends it through the failure policy).
+//
 // It works on the kafkajs that this file resolves (this repository's, or the one beside an
 // installed serverless-sluice), is idempotent, and refuses to touch any other kafkajs version.
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -85,6 +95,185 @@ const readRecords = async (codec, recordsDecoder, recordContext) => {
   if (!codec) {`;
 const BATCH_IMPORT_BEFORE = `const Decoder = require('../../decoder')\n`;
 const BATCH_IMPORT_AFTER = `const Decoder = require('../../decoder')\nconst Long = require('../../../utils/long')\n`;
+
+const BOUNDS_MARKER = 'sluice-patch v3';
+/** Reads Sluice's bounds where the patched files need them: none (kafkajs's own behaviour) until Sluice set them. */
+const BOUNDS = `const sluiceBounds = () => globalThis[Symbol.for('sluice.inputBounds')] || {}`;
+
+const HEADERS_BOUNDED_BEFORE = `  const key = decoder.readVarIntBytes()
+  const value = decoder.readVarIntBytes()
+${HEADERS_AFTER}
+`;
+const HEADERS_BOUNDED_AFTER = `  const key = decoder.readVarIntBytes()
+  const value = decoder.readVarIntBytes()
+  // ${BOUNDS_MARKER}: headers past the bounds are counted, never built (the record's bytes end with them)
+  const { maxHeaders = Infinity, maxHeaderBytes = Infinity } = sluiceBounds()
+  const headersAt = decoder.offset
+  const headerCount = decoder.readVarInt()
+  const headerBytes = decoder.buffer.length - headersAt
+  // A header costs its name and value and at most 10 bytes of length varints beside them.
+  const headersOverBound = headerCount > maxHeaders || headerBytes > maxHeaderBytes + 10 * Math.min(headerCount, maxHeaders) ? { count: headerCount, bytes: headerBytes } : undefined
+  decoder.offset = headersAt
+${HEADERS_AFTER.replace('  const headers = Object.create(null)\n  for', '  const headers = Object.create(null)\n  if (!headersOverBound) for')}
+`;
+const HEADERS_RETURN_BEFORE = `    headers,
+    isControlRecord: isControlBatch,`;
+const HEADERS_RETURN_AFTER = `    headers,
+    ...(headersOverBound ? { headersOverBound } : {}),
+    isControlRecord: isControlBatch,`;
+const HEADERS_REQUIRE_BEFORE = `const TimestampTypes = require('../../../timestampTypes')
+`;
+const HEADERS_REQUIRE_AFTER = `const TimestampTypes = require('../../../timestampTypes')
+${BOUNDS}
+`;
+
+const BATCH_ENTRY_BEFORE = `module.exports = async fetchDecoder => {`;
+const BATCH_ENTRY_AFTER = `// ${BOUNDS_MARKER}: \`bound\` is what this batch may take of its fetch's budget (decodeMessages)
+module.exports = async (fetchDecoder, bound) => {`;
+const BATCH_CALL_BEFORE = `  const records = await decodeRecords(codec, decoder, { ...recordContext, magicByte })`;
+const BATCH_CALL_AFTER = `  const records = await decodeRecords(codec, decoder, { ...recordContext, magicByte }, bound)`;
+const BATCH_CATCH_BEFORE = `const decodeRecords = async (codec, recordsDecoder, recordContext) => {
+  try {
+    return await readRecords(codec, recordsDecoder, recordContext)
+  } catch (e) {
+    if (e && e.name === 'KafkaJSPartialMessageError') throw e`;
+const BATCH_CATCH_AFTER = `const decodeRecords = async (codec, recordsDecoder, recordContext, bound) => {
+  try {
+    return await readRecords(codec, recordsDecoder, recordContext, bound)
+  } catch (e) {
+    if (e && (e.name === 'KafkaJSPartialMessageError' || e.name === 'SluiceFetchBudget')) throw e`;
+const BATCH_READ_BEFORE = `const readRecords = async (codec, recordsDecoder, recordContext) => {
+  if (!codec) {
+    return recordsDecoder.readArray(decoder => decodeRecord(decoder, recordContext))
+  }
+
+  const length = recordsDecoder.readInt32()
+
+  if (length <= 0) {
+    return []
+  }
+
+  const compressedRecordsBuffer = recordsDecoder.readAll()
+  const decompressedRecordBuffer = await codec.decompress(compressedRecordsBuffer)
+  const decompressedRecordDecoder = new Decoder(decompressedRecordBuffer)
+  const records = new Array(length)
+
+  for (let i = 0; i < length; i++) {
+    records[i] = decodeRecord(decompressedRecordDecoder, recordContext)
+  }
+
+  return records
+}`;
+const BATCH_READ_AFTER = `const readRecords = async (codec, recordsDecoder, recordContext, bound) => {
+  const length = recordsDecoder.readInt32()
+
+  if (length <= 0) {
+    return []
+  }
+
+  // ${BOUNDS_MARKER}: the declared count, then the decompressed bytes, within the bound before the records are built
+  const { recordCost = 0 } = sluiceBounds()
+  const limit = bound ? bound.limit : Infinity
+  const counted = length * recordCost
+  if (counted > limit) throw overBound(bound, \`it declares \${length} records, more than the fetch's bound leaves room for (\${Math.floor(limit / recordCost)})\`)
+  let recordsDecoderToRead = recordsDecoder
+  let spent = counted
+  if (codec) {
+    let decompressedRecordBuffer
+    try {
+      decompressedRecordBuffer = await codec.decompress(recordsDecoder.readAll(), limit - counted)
+    } catch (e) {
+      if (e && e.name === 'DecompressionBoundError') throw overBound(bound, e.message)
+      throw e
+    }
+    if (decompressedRecordBuffer.length > limit - counted) throw overBound(bound, \`it decompresses to \${decompressedRecordBuffer.length} bytes, more than the \${limit - counted} left\`)
+    recordsDecoderToRead = new Decoder(decompressedRecordBuffer)
+    spent += decompressedRecordBuffer.length
+  }
+  if (bound) bound.spend(spent)
+  const records = []
+
+  for (let i = 0; i < length; i++) {
+    records.push(decodeRecord(recordsDecoderToRead, recordContext))
+  }
+
+  return records
+}
+
+/** Past a batch's own bound the batch is unreadable; past only what this fetch has left, it waits for the next fetch. */
+const overBound = (bound, message) => {
+  const e = new Error(message)
+  if (bound && !bound.final) e.name = 'SluiceFetchBudget'
+  return e
+}`;
+const BATCH_REQUIRE_BEFORE = `const TimestampTypes = require('../../timestampTypes')
+`;
+const BATCH_REQUIRE_AFTER = `const TimestampTypes = require('../../timestampTypes')
+${BOUNDS}
+`;
+
+const MESSAGES_BEFORE = `  if (magicByte === MAGIC_BYTE) {
+    const records = []
+
+    while (messagesDecoder.canReadBytes(RECORD_BATCH_OVERHEAD)) {
+      try {
+        const recordBatch = await RecordBatchDecoder(messagesDecoder)
+        records.push(...recordBatch.records)
+      } catch (e) {
+        // The tail of the record batches can have incomplete records
+        // due to how maxBytes works. See https://cwiki.apache.org/confluence/display/KAFKA/A+Guide+To+The+Kafka+Protocol#AGuideToTheKafkaProtocol-FetchAPI
+        if (e.name === 'KafkaJSPartialMessageError') {
+          break
+        }
+
+        throw e
+      }
+    }
+
+    return records
+  }`;
+const MESSAGES_AFTER = `  if (magicByte === MAGIC_BYTE) {
+    const records = []
+    // ${BOUNDS_MARKER}: the response's budget (every partition's decodeMessages gets the response's
+    // decoder) and this partition's; the first batch of a partition may take a whole batch's bound
+    // while the response has any left, later ones only what is left of both. A batch past that
+    // ends the partition's records here: the next fetch starts at it.
+    const { maxDecompressedBytes = Infinity, maxFetchDecompressedBytes = Infinity } = sluiceBounds()
+    const response = decoder.sluiceFetchBudget || (decoder.sluiceFetchBudget = { left: maxFetchDecompressedBytes })
+    let partitionLeft = maxDecompressedBytes
+
+    while (messagesDecoder.canReadBytes(RECORD_BATCH_OVERHEAD)) {
+      const first = records.length === 0
+      const limit = first ? maxDecompressedBytes : Math.min(partitionLeft, response.left)
+      if (response.left <= 0 || limit <= 0) {
+        break
+      }
+
+      try {
+        const spend = n => {
+          partitionLeft -= n
+          response.left -= n
+        }
+        const recordBatch = await RecordBatchDecoder(messagesDecoder, { limit, final: first, spend })
+        for (const record of recordBatch.records) {
+          records.push(record)
+        }
+      } catch (e) {
+        // The tail of the record batches can have incomplete records
+        // due to how maxBytes works. See https://cwiki.apache.org/confluence/display/KAFKA/A+Guide+To+The+Kafka+Protocol#AGuideToTheKafkaProtocol-FetchAPI
+        if (e.name === 'KafkaJSPartialMessageError' || e.name === 'SluiceFetchBudget') {
+          break
+        }
+
+        throw e
+      }
+    }
+
+    return records
+  }`;
+
+const MESSAGES_REQUIRE_BEFORE = `const { MAGIC_BYTE } = require('../../../recordBatch/v0')\n`;
+const MESSAGES_REQUIRE_AFTER = `const { MAGIC_BYTE } = require('../../../recordBatch/v0')\n${BOUNDS}\n`;
 
 const CONSUMER_MARKER = 'sluice-patch v1';
 const RUNNER_BEFORE = `      try {
@@ -169,8 +358,18 @@ const FETCH_MANAGER_AFTER = `  // ${CONSUMER_MARKER}: once stop() was called, st
 
 /** Each file, the marker its patched text holds, and the edits that patch kafkajs's own text. */
 const FILES = [
-  { path: 'src/protocol/recordBatch/record/v0/decoder.js', marker: HEADERS_MARKER, edits: [[HEADERS_BEFORE, HEADERS_AFTER]] },
-  { path: 'src/protocol/recordBatch/v0/decoder.js', marker: BATCH_MARKER, edits: [[BATCH_IMPORT_BEFORE, BATCH_IMPORT_AFTER], [BATCH_BEFORE, BATCH_AFTER]] },
+  {
+    path: 'src/protocol/recordBatch/record/v0/decoder.js', marker: BOUNDS_MARKER,
+    edits: [[HEADERS_BEFORE, HEADERS_AFTER], [HEADERS_REQUIRE_BEFORE, HEADERS_REQUIRE_AFTER], [HEADERS_BOUNDED_BEFORE, HEADERS_BOUNDED_AFTER], [HEADERS_RETURN_BEFORE, HEADERS_RETURN_AFTER]],
+  },
+  {
+    path: 'src/protocol/recordBatch/v0/decoder.js', marker: BOUNDS_MARKER,
+    edits: [
+      [BATCH_IMPORT_BEFORE, BATCH_IMPORT_AFTER], [BATCH_BEFORE, BATCH_AFTER], [BATCH_REQUIRE_BEFORE, BATCH_REQUIRE_AFTER], [BATCH_ENTRY_BEFORE, BATCH_ENTRY_AFTER],
+      [BATCH_CALL_BEFORE, BATCH_CALL_AFTER], [BATCH_CATCH_BEFORE, BATCH_CATCH_AFTER], [BATCH_READ_BEFORE, BATCH_READ_AFTER],
+    ],
+  },
+  { path: 'src/protocol/requests/fetch/v4/decodeMessages.js', marker: BOUNDS_MARKER, edits: [[MESSAGES_REQUIRE_BEFORE, MESSAGES_REQUIRE_AFTER], [MESSAGES_BEFORE, MESSAGES_AFTER]] },
   { path: 'src/consumer/runner.js', marker: CONSUMER_MARKER, edits: [[RUNNER_BEFORE, RUNNER_AFTER]] },
   { path: 'src/consumer/fetchManager.js', marker: CONSUMER_MARKER, edits: [[FETCH_MANAGER_BEFORE, FETCH_MANAGER_AFTER]] },
 ];
@@ -198,6 +397,8 @@ export function applyPatch(dir = kafkajsDir()) {
     if (read.includes(f.marker)) continue;
     let text = undoV1(read);
     for (const [before, after] of f.edits) {
+      // Applied by an older version of this patch: the edits after it build on its text.
+      if (text.includes(after)) continue;
       if (!text.includes(before)) throw new Error(`sluice: ${file} does not hold the text this patch replaces; reinstall kafkajs@${VERSION} (rm -rf node_modules/kafkajs && npm install)`);
       text = text.replace(before, () => after);
     }

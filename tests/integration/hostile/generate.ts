@@ -16,6 +16,8 @@ export interface HostileBatch {
   kind: string;
   codec: Codec;
   records: HostileRecord[];
+  /** Sent this many times in a row to one partition: as many record batches, one after another in its log (1 when absent). */
+  repeat?: number;
 }
 
 const CODECS = ['gzip', 'snappy', 'lz4', 'zstd'] as const;
@@ -47,12 +49,32 @@ const arbitraries = {
   /** An honest compressed batch in one codec. */
   honest: fc.tuple(fc.constantFrom(...CODECS), fc.integer({ min: 1, max: 20 }))
     .map(([codec, n]) => batch('honest-compressed', codec, Array.from({ length: n }, (_, i) => ({ value: keep(i % 2 === 0), fate: i % 2 === 0 ? 'invoked' : 'filtered' })))),
-  /** One record larger than Lambda's payload limit: PayloadTooLarge. */
-  oversized: fc.integer({ min: 7, max: 7 }).map((mb) => batch('oversized', 'none', [{ value: Buffer.alloc(mb * 1024 * 1024, 0x61), fate: 'destination:PayloadTooLarge' }])),
+  /**
+   * One batch of 100,000–140,000 records without a value, as kafkajs's own producer writes it from
+   * one send (kafkajs's fetch threw RangeError on it, for ever): each filtered out (a tombstone
+   * matches no value pattern; an empty string would match `{ value: … }`, as AWS's plain-string rule says).
+   */
+  manyRecords: fc.integer({ min: 100_000, max: 140_000 }).map((n) => batch('many-records', 'gzip', Array.from({ length: n }, () => ({ value: null, fate: 'filtered' as Fate })))),
+  /** A gzip batch of records with tens of thousands of headers each: counted, never built (HeadersOverLimit). */
+  headerFlood: fc.tuple(fc.integer({ min: 2, max: 8 }), fc.integer({ min: 20_000, max: 40_000 }))
+    .map(([n, h]) => batch('header-flood', 'gzip', Array.from({ length: n }, () => ({ value: keep(true), headers: Array.from({ length: h }, (_, i): [string, Buffer] => [`h${i}`, Buffer.from('x')]), fate: 'destination:HeadersOverLimit' as Fate })))),
+  /**
+   * 10–16 zstd batches in a row in one partition, each one record of 4 MiB (a few hundred bytes
+   * compressed), under a batch's bound: one fetch carries them all, and decodes only what its budget holds.
+   */
+  fetchBudget: fc.integer({ min: 10, max: 16 }).map((repeat) => ({
+    ...batch('fetch-budget', 'zstd', [{ value: Buffer.from(JSON.stringify({ keep: true, pad: '0'.repeat(4 * 1024 * 1024) })), fate: 'invoked' as Fate }]),
+    repeat,
+  })),
+  /**
+   * One record larger than Lambda's payload limit: with the tier's filter it is past
+   * maxFilterValueBytes first (FilterFailed, refused from its length before it is read).
+   */
+  oversized: fc.integer({ min: 7, max: 7 }).map((mb) => batch('oversized', 'none', [{ value: Buffer.alloc(mb * 1024 * 1024, 0x61), fate: 'destination:FilterFailed' }])),
 };
 
 /** How many batches of each kind the tier produces. */
-export const COUNTS: Record<keyof typeof arbitraries, number> = { prototypeHeaders: 12, manyHeaders: 8, deepJson: 8, wideJson: 4, bomb: 8, honest: 8, oversized: 1 };
+export const COUNTS: Record<keyof typeof arbitraries, number> = { prototypeHeaders: 12, manyHeaders: 8, deepJson: 8, wideJson: 4, bomb: 8, honest: 8, manyRecords: 1, headerFlood: 1, fetchBudget: 1, oversized: 1 };
 
 export function hostileBatches(seed: number): HostileBatch[] {
   const out: HostileBatch[] = [];

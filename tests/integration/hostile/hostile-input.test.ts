@@ -27,14 +27,16 @@ describe('hostile input', () => {
     const seed = Number(process.env.SLUICE_HOSTILE_SEED ?? Date.now() % 1_000_000);
     const batches = hostileBatches(seed);
     const kinds = new Map<string, number>();
-    for (const b of batches) kinds.set(`${b.kind}/${b.codec}`, (kinds.get(`${b.kind}/${b.codec}`) ?? 0) + b.records.length);
-    console.log(`[hostile] seed ${seed}: ${batches.length} batches, ${batches.reduce((n, b) => n + b.records.length, 0)} records: ${describeCounts(kinds)}`);
+    for (const b of batches) kinds.set(`${b.kind}/${b.codec}`, (kinds.get(`${b.kind}/${b.codec}`) ?? 0) + b.records.length * (b.repeat ?? 1));
+    console.log(`[hostile] seed ${seed}: ${batches.length} batches, ${batches.reduce((n, b) => n + b.records.length * (b.repeat ?? 1), 0)} records: ${describeCounts(kinds)}`);
 
     const topic = uniqueName('hostile');
     const failed = `${topic}-failed`;
     topics.push(topic, failed);
     await createTopics([[topic, 8 * 1024 * 1024], [failed, 16 * 1024 * 1024]], PARTITIONS);
+    const producing = Date.now();
     const expected = await produceAll(topic, batches, PARTITIONS);
+    console.log(`[hostile] produced ${expected.size} records in ${((Date.now() - producing) / 1000).toFixed(1)} s`);
 
     const run = await runToEnd({ label: 'hostile', topic, failed, expected, trigger: { batchSize: 50 }, started: (started) => (h = started) });
     expect(run.stopped).toEqual([]);

@@ -62,8 +62,10 @@ export async function produceAll(topic: string, batches: HostileBatch[], partiti
         for (const [name, value] of r.headers ?? []) (headers[name] ??= []).push(value);
         return { partition, value: r.value, headers };
       });
-      const [meta] = await producer.send({ topic, compression: COMPRESSION[b.codec], acks: -1, messages });
-      b.records.forEach((r, j) => expected.set(`${partition}:${Number(meta!.baseOffset) + j}`, { fate: r.fate, kind: `${b.kind}/${b.codec}` }));
+      for (let n = 0; n < (b.repeat ?? 1); n++) {
+        const [meta] = await producer.send({ topic, compression: COMPRESSION[b.codec], acks: -1, messages });
+        b.records.forEach((r, j) => expected.set(`${partition}:${Number(meta!.baseOffset) + j}`, { fate: r.fate, kind: `${b.kind}/${b.codec}` }));
+      }
     }
   } finally {
     await producer.disconnect();
