@@ -50,6 +50,7 @@ export interface FaultContext {
   groupId: string;
   /** Records that invocations have ended on so far (with repeats). */
   processed(): number;
+  /** Until `n` records were processed, or as many as the producer wrote once it is done (a slow machine's rounds can outlast the load). */
   waitProcessed(n: number, timeoutMs?: number): Promise<void>;
   addMember(): Promise<void>;
   /** Stops the newest member cleanly (it leaves the group). */
@@ -124,10 +125,13 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     for (let i = 0; i < o.members; i++) await startMember();
     load = produceLoad(cluster.bootstrap, topic, o.records, o.ratePerSecond, factor > 1 ? KEYS_WHEN_PARALLEL : undefined);
     load.done.catch(() => undefined); // awaited below; a failure before then must not go unhandled
+    // Once the producer is done, nothing more will come: a wait for more records than it wrote ends there.
+    let written = Infinity;
+    load.done.then((p) => (written = p.acked), () => undefined);
     await waitFor('the first records processed', () => processed() >= Math.min(100, o.records / 10), 60_000);
     await o.fault({
       cluster, topic, groupId, processed, addMember: startMember,
-      waitProcessed: (n, timeoutMs = 120_000) => waitFor(`${n} records processed`, () => processed() >= n, timeoutMs, 250),
+      waitProcessed: (n, timeoutMs = 120_000) => waitFor(`${n} records processed`, () => processed() >= Math.min(n, written), timeoutMs, 250),
       removeMember: async () => {
         const h = members.pop();
         if (h) await stopMember(h, everyone.indexOf(h) + 1);
