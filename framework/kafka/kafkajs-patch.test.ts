@@ -20,13 +20,14 @@ const Decoder = require('kafkajs/src/protocol/decoder') as new (b: Buffer) => un
 const Long = require('kafkajs/src/utils/long') as { fromInt(n: number): unknown };
 const decodeMessages = require('kafkajs/src/protocol/requests/fetch/v4/decodeMessages') as (d: unknown) => Promise<Array<Record<string, unknown>>>;
 const BOUNDS = Symbol.for('sluice.inputBounds');
+const KafkajsBatch = require('kafkajs/src/consumer/batch') as new (topic: string, fetchedOffset: string, data: object) => { lastOffset(): string; isEmpty(): boolean };
 
 /** A partition's record set in a fetch response, as decodeMessages reads it: its size, then the batches. */
-async function recordSet(batches: Array<{ values: Buffer[]; compression: number }>): Promise<Buffer> {
+async function recordSet(batches: Array<{ values: Buffer[]; compression: number; headers?: Record<string, Buffer> }>): Promise<Buffer> {
   const buffers: Buffer[] = [];
   let offset = 0;
   for (const b of batches) {
-    const records = b.values.map((value, i) => Record({ offsetDelta: i, key: null, value, headers: {} }));
+    const records = b.values.map((value, i) => Record({ offsetDelta: i, key: null, value, headers: b.headers ?? {} }));
     buffers.push((await RecordBatch({ compression: b.compression, firstOffset: Long.fromInt(offset), lastOffsetDelta: records.length - 1, records })).buffer);
     offset += records.length;
   }
@@ -110,6 +111,45 @@ describe("Sluice's patch of kafkajs", () => {
     const unreadable = await withBounds({ maxDecompressedBytes: 2 * 1024 * 1024 }, () => decodeMessages(new Decoder(set)));
     expect(unreadable).toHaveLength(1);
     expect(unreadable[0]).toMatchObject({ offset: '0', unreadable: { firstOffset: '0' } });
+  });
+
+  it('gives every partition\'s first batch a batch\'s bound whatever the response has left: the last partitions asked for are not starved', async () => {
+    const ZSTD = 4;
+    const set = await recordSet(Array.from({ length: 3 }, () => ({ values: [Buffer.alloc(3 * 1024 * 1024)], compression: ZSTD })));
+    const response = new Decoder(Buffer.concat([set, set, set]));
+    await withBounds({ maxDecompressedBytes: 8 * 1024 * 1024, maxFetchDecompressedBytes: 7 * 1024 * 1024 }, async () => {
+      expect((await decodeMessages(response)).map((m) => m['offset'])).toEqual(['0', '1']); // 6 of the response's 7 MiB: the third batch does not fit
+      expect((await decodeMessages(response)).map((m) => m['offset'])).toEqual(['0']);
+      expect((await decodeMessages(response)).map((m) => m['offset'])).toEqual(['0']);
+    });
+  });
+
+  it('charges headers as the records are built: a batch of many records of many small headers stops at its bound', async () => {
+    const GZIP = 1;
+    const headers = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [String(i), Buffer.alloc(0)]));
+    const many = await recordSet([{ values: Array.from({ length: 40 }, () => Buffer.from('v')), compression: GZIP, headers }]);
+    const few = await recordSet([{ values: Array.from({ length: 4 }, () => Buffer.from('v')), compression: GZIP, headers }]);
+    await withBounds({ maxDecompressedBytes: 1024 * 1024, headerCost: 110 }, async () => {
+      // 40 records of 1,000 headers: 4.4 MB of header cost, within maxHeaders each, past the batch's 1 MiB.
+      const [placeholder, ...rest] = await decodeMessages(new Decoder(many));
+      expect(rest).toEqual([]);
+      expect(placeholder).toMatchObject({ offset: '39', unreadable: { error: expect.stringMatching(/headers cost more than/) } });
+      expect(await decodeMessages(new Decoder(few))).toHaveLength(4);
+    });
+  });
+
+  it('moves a fetch past a compacted batch to the batch\'s last offset, not one offset at a time', async () => {
+    const GZIP = 1;
+    // What the log cleaner leaves of a 10,000-record batch: its first record, its last offset kept.
+    const { buffer } = await RecordBatch({ compression: GZIP, firstOffset: Long.fromInt(0), lastOffsetDelta: 9_999, records: [Record({ offsetDelta: 0, key: null, value: Buffer.from('v'), headers: {} })] });
+    const size = Buffer.alloc(4);
+    size.writeInt32BE(buffer.length);
+    const messages = await decodeMessages(new Decoder(Buffer.concat([size, buffer])));
+    // Offset 0 was consumed; a fetch from 1 gets the same batch back, and nothing of it is at or past 1.
+    const batch = new KafkajsBatch('t', '1', { partition: 0, highWatermark: '10001', messages, abortedTransactions: [] });
+    expect(batch.isEmpty()).toBe(true);
+    expect(batch.lastOffset()).toBe('9999');
+    expect(new KafkajsBatch('t', '20000', { partition: 0, highWatermark: '20001', messages, abortedTransactions: [] }).lastOffset()).toBe('20000');
   });
 
   it('refuses a batch by its declared record count before decompressing it', async () => {

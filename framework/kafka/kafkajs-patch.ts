@@ -17,6 +17,7 @@ export const PATCH_MARKERS: Readonly<Record<string, string>> = {
   'src/protocol/recordBatch/record/v0/decoder.js': 'sluice-patch v3',
   'src/protocol/recordBatch/v0/decoder.js': 'sluice-patch v3',
   'src/protocol/requests/fetch/v4/decodeMessages.js': 'sluice-patch v3',
+  'src/consumer/batch.js': 'sluice-patch v3',
   'src/consumer/runner.js': 'sluice-patch v1',
   'src/consumer/fetchManager.js': 'sluice-patch v1',
 };

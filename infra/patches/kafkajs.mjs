@@ -34,8 +34,11 @@
 //    the fetch crashed on it for ever); a batch's declared record count and its decompressed bytes
 //    are charged to the partition's and the response's budget before its records are built, and a
 //    batch past what is left stays in the log, fetched again once the records before it were
-//    handed over; a record's headers past maxHeaders or maxHeaderBytes are not built at all (the
-//    record carries `headersOverBound`, and Sluice sends it through the failure policy).
+//    handed over (a partition's first batch excepted: kafkajs asks for partitions in one fixed order,
+//    and the last ones would starve); each record's headers are charged as it is built; a record's
+//    headers past maxHeaders or maxHeaderBytes are not built at all (the record carries
+//    `headersOverBound`, and Sluice sends it through the failure policy); and a fetch that found
+//    only a compacted batch's records before it moves to that batch's last offset, not one offset on.
 //
 // It works on the kafkajs that this file resolves (this repository's, or the one beside an
 // installed serverless-sluice), is idempotent, and refuses to touch any other kafkajs version.
@@ -190,13 +193,22 @@ const BATCH_READ_AFTER = `const readRecords = async (codec, recordsDecoder, reco
     recordsDecoderToRead = new Decoder(decompressedRecordBuffer)
     spent += decompressedRecordBuffer.length
   }
-  if (bound) bound.spend(spent)
+  // Headers are objects too: each record's are charged as it is built (at most maxHeaders of them), so a
+  // batch of many records of many small headers stops at its bound, not after millions are built.
+  const { headerCost = 0 } = sluiceBounds()
   const records = []
 
   for (let i = 0; i < length; i++) {
-    records.push(decodeRecord(recordsDecoderToRead, recordContext))
+    const record = decodeRecord(recordsDecoderToRead, recordContext)
+    for (const key in record.headers) {
+      const value = record.headers[key]
+      spent += headerCost * (Array.isArray(value) ? value.length : 1)
+    }
+    if (spent > limit) throw overBound(bound, \`its records' headers cost more than the fetch's bound leaves room for (\${limit} bytes)\`)
+    records.push(record)
   }
 
+  if (bound) bound.spend(spent)
   return records
 }
 
@@ -236,8 +248,10 @@ const MESSAGES_AFTER = `  if (magicByte === MAGIC_BYTE) {
     const records = []
     // ${BOUNDS_MARKER}: the response's budget (every partition's decodeMessages gets the response's
     // decoder) and this partition's; the first batch of a partition may take a whole batch's bound
-    // while the response has any left, later ones only what is left of both. A batch past that
-    // ends the partition's records here: the next fetch starts at it.
+    // whatever the response has left (kafkajs asks for the partitions in one fixed order: a budget
+    // spent by the first ones would starve the last ones for as long as the first have a backlog),
+    // later ones only what is left of both. A batch past that ends the partition's records here:
+    // the next fetch starts at it.
     const { maxDecompressedBytes = Infinity, maxFetchDecompressedBytes = Infinity } = sluiceBounds()
     const response = decoder.sluiceFetchBudget || (decoder.sluiceFetchBudget = { left: maxFetchDecompressedBytes })
     let partitionLeft = maxDecompressedBytes
@@ -245,7 +259,7 @@ const MESSAGES_AFTER = `  if (magicByte === MAGIC_BYTE) {
     while (messagesDecoder.canReadBytes(RECORD_BATCH_OVERHEAD)) {
       const first = records.length === 0
       const limit = first ? maxDecompressedBytes : Math.min(partitionLeft, response.left)
-      if (response.left <= 0 || limit <= 0) {
+      if (limit <= 0) {
         break
       }
 
@@ -274,6 +288,19 @@ const MESSAGES_AFTER = `  if (magicByte === MAGIC_BYTE) {
 
 const MESSAGES_REQUIRE_BEFORE = `const { MAGIC_BYTE } = require('../../../recordBatch/v0')\n`;
 const MESSAGES_REQUIRE_AFTER = `const { MAGIC_BYTE } = require('../../../recordBatch/v0')\n${BOUNDS}\n`;
+
+const LAST_OFFSET_BEFORE = `    if (this.isEmptyDueToLogCompactedMessages()) {
+      return this.fetchedOffset
+    }`;
+const LAST_OFFSET_AFTER = `    if (this.isEmptyDueToLogCompactedMessages()) {
+      // ${BOUNDS_MARKER}: past the end of the last batch read (a compacted batch keeps its last offset):
+      // every record it held at or after the fetch offset was compacted away. kafkajs moved one offset
+      // a fetch, and a batch after it that the fetch's budget left for the next fetch came only after
+      // thousands of fetches, each inflating the compacted batch again.
+      const { batchContext } = this.rawMessages[this.rawMessages.length - 1]
+      const batchEnd = batchContext ? Long.fromValue(batchContext.firstOffset).add(batchContext.lastOffsetDelta) : null
+      return batchEnd && Long.fromValue(this.fetchedOffset).lessThan(batchEnd) ? batchEnd.toString() : this.fetchedOffset
+    }`;
 
 const CONSUMER_MARKER = 'sluice-patch v1';
 const RUNNER_BEFORE = `      try {
@@ -370,6 +397,7 @@ const FILES = [
     ],
   },
   { path: 'src/protocol/requests/fetch/v4/decodeMessages.js', marker: BOUNDS_MARKER, edits: [[MESSAGES_REQUIRE_BEFORE, MESSAGES_REQUIRE_AFTER], [MESSAGES_BEFORE, MESSAGES_AFTER]] },
+  { path: 'src/consumer/batch.js', marker: BOUNDS_MARKER, edits: [[LAST_OFFSET_BEFORE, LAST_OFFSET_AFTER]] },
   { path: 'src/consumer/runner.js', marker: CONSUMER_MARKER, edits: [[RUNNER_BEFORE, RUNNER_AFTER]] },
   { path: 'src/consumer/fetchManager.js', marker: CONSUMER_MARKER, edits: [[FETCH_MANAGER_BEFORE, FETCH_MANAGER_AFTER]] },
 ];

@@ -97,6 +97,7 @@ Object.assign(globalThis, {
     maxDecompressedBytes: INPUT_BOUNDS.maxDecompressedBytes,
     maxFetchDecompressedBytes: FETCH_BOUNDS.maxFetchDecompressedBytes,
     recordCost: FETCH_BOUNDS.recordCost,
+    headerCost: FETCH_BOUNDS.headerCost,
   },
 });
 
