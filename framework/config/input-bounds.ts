@@ -57,4 +57,11 @@ export const INPUT_BOUNDS = {
    * default is about 1.25 s at worst; a 1 MiB string against a 40-instruction pattern (a UUID's) fits.
    */
   maxPatternSteps: 50_000_000,
+  /**
+   * RE2 instructions that one schema's patterns compile to, summed, charged as each is compiled (on
+   * the poller's thread): a counted repeat expands (`(?:k12){1000}` is about 3,000), and 1,398 such
+   * patterns, within every other bound, took 2.8 s. Compiling costs about 1–3 µs an instruction
+   * (measured), so 250,000 is well under a second; an ordinary pattern (`^[a-z0-9-]{1,64}$`) is 131.
+   */
+  maxPatternProgram: 250_000,
 } as const;

@@ -54,6 +54,15 @@ describe('JSON Schema patterns, run by RE2', () => {
     expect(() => compileCodec(schema({ type: 'string', pattern: '(' }), 'confluent')).toThrow(/Invalid regular expression/);
   });
 
+  it('makes a JSON Schema uncompilable once its patterns compile to more than maxPatternProgram RE2 instructions, before compiling the rest', () => {
+    // 150 distinct counted repeats, each 2,000 to 3,000 instructions: about 400,000 together, within every other bound.
+    const properties = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`p${i}`, { type: 'string', pattern: `^(?:k${i}){1000}$` }]));
+    expect(() => compileCodec(schema({ type: 'object', properties }), 'confluent')).toThrow(/patterns compile to more than 250000 RE2 instructions \(maxPatternProgram/);
+    // Ordinary patterns stay far below it.
+    const ordinary = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`p${i}`, { type: 'string', pattern: `^[a-z0-9-]{1,64}$|^k${i}$` }]));
+    expect(() => compileCodec(schema({ type: 'object', properties: ordinary }), 'confluent')).not.toThrow();
+  });
+
   it('validates records with patterns, the overlapping alternation included', () => {
     const codec = compileCodec(schema({ type: 'object', properties: { s: { type: 'string', pattern: '^(a|a)*$' } }, patternProperties: { '^x(y|y)*$': { type: 'integer' } } }), 'confluent');
     expect(codec.decode(Buffer.from(JSON.stringify({ s: 'a'.repeat(50_000), xyyy: 1 })))).toEqual({ s: 'a'.repeat(50_000), xyyy: 1 });

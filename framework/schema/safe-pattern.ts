@@ -33,11 +33,19 @@ export interface PatternEngine {
   code: string;
 }
 
-/** Ajv's `code.regExp`: patterns compiled by RE2, each test charged to `budget`. */
-export function linearRegExp(budget: PatternBudget): PatternEngine {
+/**
+ * Ajv's `code.regExp` for one schema: patterns compiled by RE2, their program sizes charged to
+ * maxPatternProgram as they are compiled (past it the schema does not compile), each test charged to `budget`.
+ */
+export function linearRegExp(budget: PatternBudget, programLeft: number = INPUT_BOUNDS.maxPatternProgram): PatternEngine {
+  let left = programLeft;
   const engine = (pattern: string, flags: string) => {
     const re = compileLinear(pattern, flags);
     const size = re.programSize();
+    left -= size;
+    if (left < 0) {
+      throw new UnsafePattern(`the schema's patterns compile to more than ${programLeft} RE2 instructions (maxPatternProgram; counted repeats expand: ${JSON.stringify(pattern.slice(0, 80))} is ${size})`);
+    }
     const name = `/${pattern}/${flags}`;
     return {
       test(s: string): boolean {
