@@ -5,6 +5,7 @@
  */
 import { toEventRecord } from '../event/build-event.ts';
 import type { KafkaRecord } from '../event/record.ts';
+import { messageSafeJson } from './message-chars.ts';
 import type { FailureReason } from './policy.ts';
 
 export interface FailedRecord {
@@ -34,6 +35,11 @@ export const FAILURE_HEADERS = {
   /** The source record's timestamp (epoch ms, decimal) and its type (CREATE_TIME | LOG_APPEND_TIME): the copy itself is stamped when it is sent. */
   sourceTimestamp: 'sluice-source-timestamp',
   sourceTimestampType: 'sluice-source-timestamp-type',
+  /**
+   * On a kafka:// copy that would not fit the destination topic with the record's key, value and
+   * own headers: why it holds only Sluice's headers (the source coordinates above say where the record is).
+   */
+  reduced: 'sluice-failure-copy-reduced',
 } as const;
 
 const MAX_ERROR_CHARS = 1_000;
@@ -72,6 +78,14 @@ export function destinationHeaders(f: FailedRecord): Array<[string, Buffer]> {
   return [...failureHeaders(f).map(([n, v]): [string, Buffer] => [n, Buffer.from(v)]), ...own];
 }
 
+/**
+ * A copy of `f` with no key, value or own headers, saying why (`reason`): what a kafka://
+ * destination gets of a record that would not fit it whole, so the partition does not wait on it for ever.
+ */
+export function reducedDestinationHeaders(f: FailedRecord, reason: string): Array<[string, Buffer]> {
+  return [...failureHeaders(f), [FAILURE_HEADERS.reduced, reason] as [string, string]].map(([n, v]): [string, Buffer] => [n, Buffer.from(v)]);
+}
+
 export function failureHeaders(f: FailedRecord): Array<[string, string]> {
   const h: Array<[string, string]> = [
     [FAILURE_HEADERS.reason, f.reason],
@@ -92,7 +106,8 @@ export function failureHeaders(f: FailedRecord): Array<[string, string]> {
 /**
  * The JSON document for SQS, SNS and S3. `record` is the record as the handler's event holds
  * it (base64 key and value); it is left out, with `recordOmitted`, when `maxBytes` would be
- * exceeded (SQS and SNS cap a message at 256 KB; S3 takes any size).
+ * exceeded (SQS and SNS cap a message at 256 KB; S3 takes any size). Characters SQS refuses
+ * (U+FFFF in a header name or an error text) are JSON escapes (messageSafeJson), counted in the size.
  */
 export function failureDocument(f: FailedRecord, maxBytes = Infinity): string {
   const meta = {
@@ -101,7 +116,7 @@ export function failureDocument(f: FailedRecord, maxBytes = Infinity): string {
     requestContext: { functionName: f.functionName, condition: f.reason, approximateInvokeCount: f.attempts, ...(f.error ? { errorMessage: f.error.slice(0, MAX_ERROR_CHARS) } : {}) },
     source: { topic: f.record.topic, partition: f.record.partition, offset: f.record.offset, consumerGroupId: f.consumerGroupId },
   };
-  const full = JSON.stringify({ ...meta, record: toEventRecord(f.record) });
+  const full = messageSafeJson(JSON.stringify({ ...meta, record: toEventRecord(f.record) }));
   if (Buffer.byteLength(full) <= maxBytes) return full;
-  return JSON.stringify({ ...meta, recordOmitted: `the record does not fit in ${maxBytes} bytes; read it from ${f.record.topic}-${f.record.partition}@${f.record.offset} while retention keeps it` });
+  return messageSafeJson(JSON.stringify({ ...meta, recordOmitted: `the record does not fit in ${maxBytes} bytes; read it from ${f.record.topic}-${f.record.partition}@${f.record.offset} while retention keeps it` }));
 }
