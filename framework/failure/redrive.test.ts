@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { KafkaRecord } from '../event/record.ts';
-import { destinationHeaders, failureHeaders, type FailedRecord } from './failed-record.ts';
+import { destinationHeaders, failureHeaders, reducedDestinationHeaders, type FailedRecord } from './failed-record.ts';
 import { readFailedCopy, selected } from './redrive.ts';
 
 const record: KafkaRecord = {
@@ -17,6 +17,11 @@ describe('a destination copy read back', () => {
       source: { topic: 'orders', partition: 2, offset: 41 }, reason: 'RetryAttemptsExhausted', attempts: 3, error: 'boom', failedAt: '2023-11-14T22:13:21.000Z',
       original: { key: record.key, value: record.value, headers: [['trace', Buffer.from('t-1')], ['sluice-failure-reason', Buffer.from('forged')]] },
     });
+  });
+
+  it('does not take a copy that kept only the failure headers (the record did not fit the destination) for the record', () => {
+    const why = 'the copy with its key, value and headers is 2097300 bytes, over max.message.bytes 1048588 of "orders-failed": read the record from orders-2@41';
+    expect(readFailedCopy({ key: null, value: null, headers: reducedDestinationHeaders(failed, why) })).toBe(`it holds no copy of the record (${why})`);
   });
 
   it('says why a record Sluice did not write is not one', () => {

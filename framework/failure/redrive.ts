@@ -36,6 +36,8 @@ export function readFailedCopy(r: DestinationRecord): FailedCopy | string {
   if (!topic || !Number.isInteger(partition) || !Number.isInteger(offset)) {
     return `it carries no ${FAILURE_HEADERS.topic}/${FAILURE_HEADERS.partition}/${FAILURE_HEADERS.offset} headers, so Sluice did not write it`;
   }
+  const reduced = ours.get(FAILURE_HEADERS.reduced);
+  if (reduced !== undefined) return `it holds no copy of the record (${reduced})`;
   const own = r.headers.slice(i).map(([n, v]): [string, Buffer] => [ownHeaderName(n), v ?? Buffer.alloc(0)]);
   const error = ours.get(FAILURE_HEADERS.error);
   const failedAt = ours.get(FAILURE_HEADERS.time);

@@ -11,9 +11,9 @@
  * the partition waits on it (nothing is dropped) until it fits.
  */
 import { SluiceError } from '../errors.ts';
-import { recordBytes, splitIntoRequests, type SizedRecord } from '../failure/destinations/kafka-requests.ts';
+import { BATCH_OVERHEAD_BYTES, recordBytes, splitIntoRequests, type SizedRecord } from '../failure/destinations/kafka-requests.ts';
 import type { DestinationSender } from '../failure/destinations/types.ts';
-import { destinationHeaders, type FailedRecord } from '../failure/failed-record.ts';
+import { destinationHeaders, reducedDestinationHeaders, type FailedRecord } from '../failure/failed-record.ts';
 import type { Logger } from '../observe/logger.ts';
 import { ClusterAdmin } from './admin.ts';
 import { createKafkaClient } from './client.ts';
@@ -103,6 +103,16 @@ export function createKafkaDestination(uri: string, topic: string, o: KafkaDesti
         value: f.record.value,
         headers: destinationHeaders(f), // stamped with the send time: the source's is in a header
       }));
+      // A copy too large for the topic keeps only Sluice's headers (the source's coordinates among
+      // them): the record is accounted for in the destination, and its partition goes on.
+      for (const [i, o] of outgoing.entries()) {
+        const bytes = BATCH_OVERHEAD_BYTES + recordBytes(o);
+        if (bytes <= max) continue;
+        const r = o.source.record;
+        const why = `the copy with its key, value and headers is ${bytes} bytes, over max.message.bytes ${max} of "${topic}": read the record from ${r.topic}-${r.partition}@${r.offset}`;
+        outgoing[i] = { source: o.source, key: null, value: null, headers: reducedDestinationHeaders(o.source, why) };
+        logger.warn(`a failed record does not fit the destination topic whole: its copy keeps only the failure headers (raise max.message.bytes on "${topic}" to at least ${bytes} to keep whole copies)`, { topic: r.topic, partition: r.partition, offset: r.offset, bytes, maxMessageBytes: max });
+      }
       const split = splitIntoRequests(outgoing, max, recordBytes);
       if (!split.ok) {
         limit = undefined; // read it again next time: it may have been raised
