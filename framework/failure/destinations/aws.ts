@@ -2,13 +2,15 @@
  * SQS, SNS and S3 on-failure destinations through AWS SDK v3. Endpoints and credentials
  * come from the SDK's usual chain (AWS_REGION, AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_SQS, …),
  * so a local AWS-compatible server works without code changes. Every call takes the send's
- * abort signal: a black-holed endpoint is given up on when Delivery's deadline passes.
+ * abort signal: a black-holed endpoint is given up on when Delivery's deadline passes. A `.fifo`
+ * queue or topic gets each message's group (the source partition) and deduplication id (fifo.ts).
  */
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Destination } from '../../config/types.ts';
 import { failureDocument, type FailedRecord } from '../failed-record.ts';
+import { fifoParameters } from './fifo.ts';
 import type { DestinationSender } from './types.ts';
 
 /** SQS and SNS take messages of at most 256 KB. */
@@ -21,7 +23,7 @@ export function createSqsDestination(d: Extract<Destination, { kind: 'sqs' }>): 
     uri: d.uri,
     async send(records, signal) {
       queueUrl ??= (await client.send(new GetQueueUrlCommand({ QueueName: d.name, QueueOwnerAWSAccountId: d.accountId }), { abortSignal: signal })).QueueUrl;
-      for (const f of records) await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: failureDocument(f, MESSAGE_LIMIT) }), { abortSignal: signal });
+      for (const f of records) await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: failureDocument(f, MESSAGE_LIMIT), ...fifoParameters(d.name, f) }), { abortSignal: signal });
     },
     async close() {
       client.destroy();
@@ -34,7 +36,7 @@ export function createSnsDestination(d: Extract<Destination, { kind: 'sns' }>): 
   return {
     uri: d.uri,
     async send(records, signal) {
-      for (const f of records) await client.send(new PublishCommand({ TopicArn: d.uri, Message: failureDocument(f, MESSAGE_LIMIT) }), { abortSignal: signal });
+      for (const f of records) await client.send(new PublishCommand({ TopicArn: d.uri, Message: failureDocument(f, MESSAGE_LIMIT), ...fifoParameters(d.name, f) }), { abortSignal: signal });
     },
     async close() {
       client.destroy();
