@@ -2,7 +2,9 @@
  * An AWS Glue schema registry, by the AWS SDK's Glue client: `GetSchemaVersion` by the record's
  * schema version UUID, with the credentials and endpoint of the SDK's usual chain (AWS_REGION,
  * AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_GLUE, the task role). A version that belongs to a schema
- * of another registry counts as not found: the trigger names one registry, as on AWS.
+ * of another registry counts as not found: the trigger names one registry, as on AWS. Under the
+ * deployed task's grant (plugin/deploy/glue-iam.ts: this registry and its schemas only) such a
+ * version is not answered but denied, and counts as not found the same way (glueDenial).
  */
 import { GetSchemaVersionCommand, GlueClient } from '@aws-sdk/client-glue';
 import type { SchemaRegistrySpec } from '../config/types.ts';
@@ -10,7 +12,9 @@ import { RegistryUnavailableError, SchemaNotFoundError, type DataFormat, type Sc
 
 const FORMATS: readonly string[] = ['AVRO', 'PROTOBUF', 'JSON'];
 
-export function glueRegistry(spec: SchemaRegistrySpec & { glue: NonNullable<SchemaRegistrySpec['glue']> }, timeoutMs: number): SchemaRegistry {
+type Glue = NonNullable<SchemaRegistrySpec['glue']>;
+
+export function glueRegistry(spec: SchemaRegistrySpec & { glue: Glue }, timeoutMs: number): SchemaRegistry {
   const client = new GlueClient({ region: spec.glue.region, maxAttempts: 2 });
   const schemaPrefix = `arn:${spec.glue.partition}:glue:${spec.glue.region}:${spec.glue.accountId}:schema/${spec.glue.registryName}/`;
   return {
@@ -22,8 +26,12 @@ export function glueRegistry(spec: SchemaRegistrySpec & { glue: NonNullable<Sche
         answer = await client.send(new GetSchemaVersionCommand({ SchemaVersionId: schemaId }), { abortSignal: AbortSignal.timeout(timeoutMs) });
       } catch (e) {
         const name = (e as { name?: string }).name;
-        if (name === 'EntityNotFoundException') throw new SchemaNotFoundError(schemaId, spec.uri, `GetSchemaVersion: ${(e as Error).message}`);
-        throw new RegistryUnavailableError(spec.uri, `GetSchemaVersion ${schemaId}: ${name ?? ''} ${(e as Error).message}`.trim(), e);
+        const message = (e as Error).message;
+        if (name === 'EntityNotFoundException') throw new SchemaNotFoundError(schemaId, spec.uri, `GetSchemaVersion: ${message}`);
+        if (glueDenial(name, message, spec.glue) === 'another registry') {
+          throw new SchemaNotFoundError(schemaId, spec.uri, `GetSchemaVersion was denied (${name}: ${message}); the role may read this registry's versions only, so the version is another registry's`);
+        }
+        throw new RegistryUnavailableError(spec.uri, `GetSchemaVersion ${schemaId}: ${name ?? ''} ${message}`.trim(), e);
       }
       if (answer.SchemaArn && !answer.SchemaArn.startsWith(schemaPrefix)) {
         throw new SchemaNotFoundError(schemaId, spec.uri, `the version belongs to ${answer.SchemaArn}, a schema of another registry`);
@@ -34,4 +42,19 @@ export function glueRegistry(spec: SchemaRegistrySpec & { glue: NonNullable<Sche
       return { format: answer.DataFormat as DataFormat, definition: answer.SchemaDefinition, references: [] };
     },
   };
+}
+
+/**
+ * Pure: what an access denial on GetSchemaVersion means. IAM names the resource it refused ("… is
+ * not authorized to perform: glue:GetSchemaVersion on resource: arn:…"): this registry or one of
+ * its schemas means the role lacks its own grant, which waits like an outage until the role is
+ * fixed ('own grant'); any other resource, or none named, is a version of another registry, the
+ * record's failure ('another registry'). Anything but a denial is undefined.
+ */
+export function glueDenial(errorName: string | undefined, message: string, glue: Glue): 'own grant' | 'another registry' | undefined {
+  if (errorName !== 'AccessDeniedException' && errorName !== 'AccessDenied') return undefined;
+  const resource = /on resource: (arn:\S+?)[\s.,;]*(?:\s|$)/.exec(message)?.[1];
+  const base = `arn:${glue.partition}:glue:${glue.region}:${glue.accountId}:`;
+  const own = resource === `${base}registry/${glue.registryName}` || resource?.startsWith(`${base}schema/${glue.registryName}/`);
+  return own ? 'own grant' : 'another registry';
 }
