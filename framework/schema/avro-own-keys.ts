@@ -51,7 +51,7 @@ class OwnKeysMapType extends avro.types.MapType {
   }
 }
 
-class OwnFieldsRecordType extends avro.types.RecordType {
+export class OwnFieldsRecordType extends avro.types.RecordType {
   /** Called by avsc's constructor, once the fields are set, in place of its generated reader. */
   _createReader(): Reader {
     const fields = this.fields.map((f) => ({ name: f.name, read: readerOf(f.type) }));
@@ -63,12 +63,16 @@ class OwnFieldsRecordType extends avro.types.RecordType {
   }
 }
 
+/** Whether a record schema has a field named `__proto__` (ownKeysHook builds it as an OwnFieldsRecordType). */
+export function hasProtoField(schema: { fields?: unknown }): boolean {
+  return Array.isArray(schema.fields) && schema.fields.some((f: { name?: unknown } | null) => f?.name === PROTO);
+}
+
 /** avsc's `typeHook`: the types above for maps and for records with a `__proto__` field; avsc's own otherwise. */
 export function ownKeysHook(schema: avro.Schema, opts: avro.ForSchemaOptions): avro.Type | undefined {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return undefined;
   const s = schema as { type?: unknown; fields?: unknown };
   if (s.type === 'map') return new OwnKeysMapType(schema, opts);
-  const protoField = Array.isArray(s.fields) && s.fields.some((f: { name?: unknown } | null) => f?.name === PROTO);
-  if ((s.type === 'record' || s.type === 'error') && protoField) return new OwnFieldsRecordType(schema, opts);
+  if ((s.type === 'record' || s.type === 'error') && hasProtoField(s)) return new OwnFieldsRecordType(schema, opts);
   return undefined;
 }
