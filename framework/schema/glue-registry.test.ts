@@ -30,6 +30,10 @@ const ANSWERS: Record<string, { status: number; body: object }> = {
   '33333333-3333-3333-3333-333333333333': { status: 500, body: { __type: 'InternalServiceException', Message: 'Internal service error' } },
   '44444444-4444-4444-4444-444444444444': denied(`arn:aws:glue:us-east-1:${ACCOUNT}:registry/orders`),
   '55555555-5555-5555-5555-555555555555': { status: 400, body: { __type: 'EntityNotFoundException', Message: 'Schema version is not found.' } },
+  // Denials that name no Glue resource say nothing about the record (a review found them sent to the destination).
+  '66666666-6666-6666-6666-666666666666': { status: 400, body: { __type: 'AccessDeniedException', Message: `User: ${ROLE} is not authorized to perform: glue:GetSchemaVersion with an explicit deny in a service control policy` } },
+  '77777777-7777-7777-7777-777777777777': { status: 400, body: { __type: 'AccessDeniedException', Message: 'Access denied' } },
+  '88888888-8888-8888-8888-888888888888': { status: 400, body: { __type: 'AccessDeniedException', Message: '' } },
 };
 
 const glueFrame = (uuid: string) => Buffer.concat([Buffer.from([3, 0]), Buffer.from(uuid.replace(/-/g, ''), 'hex'), Buffer.from([2, 0x61])]);
@@ -68,8 +72,8 @@ describe('Glue registry: a denied or refused GetSchemaVersion', () => {
     expect(out).toMatchObject({ ok: false, reason: 'SCHEMA_NOT_FOUND' });
   });
 
-  it("holds the batch back on a throttle, a 5xx, or a denial of this registry's own resources (the role lacks its grant)", async () => {
-    for (const uuid of ['22222222-2222-2222-2222-222222222222', '33333333-3333-3333-3333-333333333333', '44444444-4444-4444-4444-444444444444']) {
+  it("holds the batch back on a throttle, a 5xx, a denial of this registry's own resources (the role lacks its grant) or one that names no Glue resource", async () => {
+    for (const uuid of ['22222222-2222-2222-2222-222222222222', '33333333-3333-3333-3333-333333333333', '44444444-4444-4444-4444-444444444444', '66666666-6666-6666-6666-666666666666', '77777777-7777-7777-7777-777777777777', '88888888-8888-8888-8888-888888888888']) {
       await expect(decoder().decode([record(uuid)]), uuid).rejects.toBeInstanceOf(RegistryUnavailableError);
     }
   });

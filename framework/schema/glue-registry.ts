@@ -46,15 +46,20 @@ export function glueRegistry(spec: SchemaRegistrySpec & { glue: Glue }, timeoutM
 
 /**
  * Pure: what an access denial on GetSchemaVersion means. IAM names the resource it refused ("… is
- * not authorized to perform: glue:GetSchemaVersion on resource: arn:…"): this registry or one of
- * its schemas means the role lacks its own grant, which waits like an outage until the role is
- * fixed ('own grant'); any other resource, or none named, is a version of another registry, the
- * record's failure ('another registry'). Anything but a denial is undefined.
+ * not authorized to perform: glue:GetSchemaVersion on resource: arn:…"): a Glue registry or schema
+ * ARN other than this registry's is a version of another registry, the record's failure ('another
+ * registry'). Anything else waits like an outage until the role is fixed ('own grant'): this
+ * registry's own resources, and a denial that names no Glue resource (an explicit deny in a
+ * service control policy, "no identity-based policy allows", a bare "Access denied"), which says
+ * nothing about the record and must not send every record to the destination. Anything but a
+ * denial is undefined.
  */
 export function glueDenial(errorName: string | undefined, message: string, glue: Glue): 'own grant' | 'another registry' | undefined {
   if (errorName !== 'AccessDeniedException' && errorName !== 'AccessDenied') return undefined;
   const resource = /on resource: (arn:\S+?)[\s.,;]*(?:\s|$)/.exec(message)?.[1];
+  const glueResource = resource !== undefined && /^arn:[^:]+:glue:[^:]*:[^:]*:(?:registry|schema)\//.test(resource);
+  if (!glueResource) return 'own grant';
   const base = `arn:${glue.partition}:glue:${glue.region}:${glue.accountId}:`;
-  const own = resource === `${base}registry/${glue.registryName}` || resource?.startsWith(`${base}schema/${glue.registryName}/`);
+  const own = resource === `${base}registry/${glue.registryName}` || resource.startsWith(`${base}schema/${glue.registryName}/`);
   return own ? 'own grant' : 'another registry';
 }
