@@ -19,14 +19,18 @@ export function bytesText(b: Buffer | null | undefined): string | null {
 
 export function recordJson(r: KafkaRecord): Record<string, unknown> {
   const copy = readFailedCopy(r);
-  const headers = typeof copy === 'string' ? r.headers : copy.original.headers;
+  // A reduced copy holds only Sluice's headers: no own headers to show.
+  const headers = typeof copy === 'string' ? r.headers : 'reduced' in copy ? [] : copy.original.headers;
   return {
     topic: r.topic, partition: r.partition, offset: r.offset, timestamp: new Date(r.timestamp).toISOString(),
     key: bytesText(r.key),
     value: bytesText(r.value),
     headers: headers.map(([n, v]) => [n, bytesText(v)]),
     ...(typeof copy === 'string' ? {} : {
-      failure: { reason: copy.reason, attempts: copy.attempts, ...(copy.error !== undefined ? { error: copy.error } : {}), ...(copy.failedAt ? { at: copy.failedAt } : {}), source: copy.source },
+      failure: {
+        reason: copy.reason, attempts: copy.attempts, ...(copy.error !== undefined ? { error: copy.error } : {}), ...(copy.failedAt ? { at: copy.failedAt } : {}), source: copy.source,
+        ...('reduced' in copy ? { reduced: copy.reduced } : {}),
+      },
     }),
   };
 }
@@ -37,12 +41,13 @@ export function recordJsonText(r: KafkaRecord): string {
 }
 
 export function recordText(r: KafkaRecord): string {
-  const j = recordJson(r) as { key: string | null; value: string | null; headers: Array<[string, string | null]>; failure?: { reason: string; attempts: number; error?: string; source: { topic: string; partition: number; offset: number } } };
+  const j = recordJson(r) as { key: string | null; value: string | null; headers: Array<[string, string | null]>; failure?: { reason: string; attempts: number; error?: string; reduced?: string; source: { topic: string; partition: number; offset: number } } };
   const p = printable;
   const lines = [`${p(r.topic)}-${r.partition}@${r.offset}  ${new Date(r.timestamp).toISOString()}${j.key !== null ? `  key=${p(j.key)}` : ''}  ${j.value === null ? '(null)' : p(j.value)}`];
   if (j.failure) {
     const f = j.failure;
     lines.push(`    failed: ${p(f.reason)} after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}, from ${p(f.source.topic)}-${f.source.partition}@${f.source.offset}${f.error !== undefined ? `: ${p(f.error.split('\n')[0]!)}` : ''}`);
+    if (f.reduced !== undefined) lines.push(`    reduced copy, no record: ${p(f.reduced)}`);
   }
   if (j.headers.length) lines.push(`    headers: ${j.headers.map(([n, v]) => `${p(n)}=${p(v ?? '')}`).join(' ')}`);
   return lines.join('\n');

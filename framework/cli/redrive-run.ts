@@ -19,6 +19,8 @@ export interface RedriveReport {
   read: number;
   /** Records in the topic Sluice did not write (no source headers): left alone. */
   foreign: number;
+  /** Selected reduced copies (the record did not fit the destination): not sent; where to read each record. */
+  reduced?: string[];
   selected: number;
   sent: number;
   /** Per target topic. */
@@ -45,6 +47,12 @@ export async function runRedrive(o: ParsedOptions, io: { brokers: string[]; logg
       const copy = readFailedCopy(r);
       if (typeof copy === 'string') return void report.foreign++;
       if (!selected(copy, selection)) return;
+      if ('reduced' in copy) {
+        const at = `${printable(copy.source.topic)}-${copy.source.partition}@${copy.source.offset}`;
+        (report.reduced ??= []).push(at);
+        io.write(`not sent ${printable(topic)}-${r.partition}@${r.offset} (${printable(copy.reason)}): its copy holds no record, which did not fit the destination; read it from ${at} while retention keeps it`);
+        return;
+      }
       report.selected++;
       const target = typeof o.to === 'string' ? o.to : copy.source.topic;
       if (dryRun) io.write(`would send ${printable(topic)}-${r.partition}@${r.offset} (${printable(copy.reason)}, from ${printable(copy.source.topic)}-${copy.source.partition}@${copy.source.offset}) to ${printable(target)}`);
@@ -72,7 +80,10 @@ export async function runRedrive(o: ParsedOptions, io: { brokers: string[]; logg
 const optionalNumber = <K extends string>(key: K, n: number | undefined) => (n === undefined ? {} : ({ [key]: n } as Record<K, number>));
 
 export function redriveSummary(r: RedriveReport, topic: string, dryRun: boolean): string {
-  const foreign = r.foreign ? `; ${r.foreign} record${r.foreign === 1 ? '' : 's'} without Sluice's failure headers left alone` : '';
+  const reduced = r.reduced?.length
+    ? `; ${r.reduced.length} reduced cop${r.reduced.length === 1 ? 'y' : 'ies'} not sent (the record did not fit the destination): read ${r.reduced.length === 1 ? 'it' : 'them'} from ${r.reduced.slice(0, 5).join(', ')}${r.reduced.length > 5 ? ', …' : ''}`
+    : '';
+  const foreign = `${reduced}${r.foreign ? `; ${r.foreign} record${r.foreign === 1 ? '' : 's'} without Sluice's failure headers left alone` : ''}`;
   if (dryRun) return `dry run: ${r.selected} of ${r.read} record${r.read === 1 ? '' : 's'} in ${topic} would be sent${foreign}`;
   const where = Object.entries(r.to).map(([t, n]) => `${n} to ${printable(t)}`).join(', ');
   return `sent ${r.sent} of ${r.read} record${r.read === 1 ? '' : 's'} in ${topic}${where ? ` (${where})` : ''}${foreign}`;

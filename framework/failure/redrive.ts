@@ -22,10 +22,19 @@ export interface FailedCopy {
   original: { key: Buffer | null; value: Buffer | null; headers: Array<[string, Buffer]> };
 }
 
+/**
+ * A reduced copy: the record did not fit the destination topic, so the copy holds only Sluice's
+ * headers. Nothing to send back; the record is read from its source while retention keeps it.
+ */
+export interface ReducedCopy extends Omit<FailedCopy, 'original'> {
+  /** Why it was reduced, as the copy says (sizes, and where to read the record). */
+  reduced: string;
+}
+
 const OURS = new Set<string>(Object.values(FAILURE_HEADERS));
 
-/** The failed record a destination copy holds, or a sentence saying why this is not one. */
-export function readFailedCopy(r: DestinationRecord): FailedCopy | string {
+/** The failed record a destination copy holds, a reduced copy's coordinates, or a sentence saying why this is not a copy. */
+export function readFailedCopy(r: DestinationRecord): FailedCopy | ReducedCopy | string {
   const ours = new Map<string, string>();
   let i = 0;
   // Sluice's headers come first (destinationHeaders); the record's own follow.
@@ -36,19 +45,19 @@ export function readFailedCopy(r: DestinationRecord): FailedCopy | string {
   if (!topic || !Number.isInteger(partition) || !Number.isInteger(offset)) {
     return `it carries no ${FAILURE_HEADERS.topic}/${FAILURE_HEADERS.partition}/${FAILURE_HEADERS.offset} headers, so Sluice did not write it`;
   }
-  const reduced = ours.get(FAILURE_HEADERS.reduced);
-  if (reduced !== undefined) return `it holds no copy of the record (${reduced})`;
-  const own = r.headers.slice(i).map(([n, v]): [string, Buffer] => [ownHeaderName(n), v ?? Buffer.alloc(0)]);
   const error = ours.get(FAILURE_HEADERS.error);
   const failedAt = ours.get(FAILURE_HEADERS.time);
-  return {
+  const failure = {
     source: { topic, partition, offset },
     reason: ours.get(FAILURE_HEADERS.reason) ?? 'unknown',
     attempts: Number(ours.get(FAILURE_HEADERS.attempts) ?? 0),
     ...(error !== undefined ? { error } : {}),
     ...(failedAt !== undefined ? { failedAt } : {}),
-    original: { key: r.key, value: r.value, headers: own },
   };
+  const reduced = ours.get(FAILURE_HEADERS.reduced);
+  if (reduced !== undefined) return { ...failure, reduced };
+  const own = r.headers.slice(i).map(([n, v]): [string, Buffer] => [ownHeaderName(n), v ?? Buffer.alloc(0)]);
+  return { ...failure, original: { key: r.key, value: r.value, headers: own } };
 }
 
 /** Which failed records a redrive takes: all by default. */
@@ -62,7 +71,7 @@ export interface RedriveSelection {
   reason?: string;
 }
 
-export function selected(c: FailedCopy, s: RedriveSelection): boolean {
+export function selected(c: Pick<FailedCopy, 'source' | 'reason'>, s: RedriveSelection): boolean {
   if (s.partition !== undefined && c.source.partition !== s.partition) return false;
   if (s.fromOffset !== undefined && c.source.offset < s.fromOffset) return false;
   if (s.toOffset !== undefined && c.source.offset > s.toOffset) return false;
