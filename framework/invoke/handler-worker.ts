@@ -10,6 +10,7 @@ import { SluiceError } from '../errors.ts';
 import type { FromWorker, ToWorker, WorkerLog } from './worker-protocol.ts';
 import { packRecords } from './record-transfer.ts';
 import type { InvokeError, InvokeRequest, InvokeResult } from './types.ts';
+import { printableJson, printableKeepingColour } from '../observe/printable.ts';
 
 export interface FunctionRuntime {
   functionName: string;
@@ -159,12 +160,13 @@ function handlerLines(runtime: FunctionRuntime, output: (line: string) => void, 
   return (level, raw, id) => {
     const text = withoutRuntimeFrames(raw);
     if (runtime.logFormat !== 'json') {
-      for (const line of text.split('\n')) output(`[${runtime.functionName}] ${line}`);
+      // Escaped but for colours: a handler's line may quote a record (JSON.parse's error quotes its input).
+      for (const line of text.split('\n')) output(`[${runtime.functionName}] ${printableKeepingColour(line)}`);
       return;
     }
     const p = pending();
     const requestId = p && (id === undefined || id === p.id) ? p.requestId : undefined;
-    output(JSON.stringify({ time: new Date().toISOString(), level: level === 'log' ? 'info' : level, function: runtime.functionName, ...(requestId ? { requestId } : {}), message: text }));
+    output(printableJson(JSON.stringify({ time: new Date().toISOString(), level: level === 'log' ? 'info' : level, function: runtime.functionName, ...(requestId ? { requestId } : {}), message: text })));
   };
 }
 

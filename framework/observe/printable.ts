@@ -40,6 +40,23 @@ export function printableIndented(text: string, indent = '    '): string {
   return printable(text, { lines: true }).replaceAll('\n', `\n${indent}`);
 }
 
+/** An SGR sequence: colour and style only (`ESC [ … m`), which cannot move the cursor, erase or write the clipboard. */
+const SGR = /\x1b\[[0-9;]*m/g;
+
+/**
+ * printable() of a line a handler wrote, its colours kept: a handler's own output is the user's
+ * (chalk, a logger's levels), but it quotes what records hold (a JSON.parse error quotes its input).
+ */
+export function printableKeepingColour(text: string): string {
+  let out = '';
+  let at = 0;
+  for (const m of text.matchAll(SGR)) {
+    out += printable(text.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + printable(text.slice(at));
+}
+
 /** JSON text (JSON.stringify's) with the characters above that it leaves raw written `\uNNNN`: the same JSON value, safe to print. */
 export function printableJson(json: string): string {
   return json.replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
