@@ -18,20 +18,52 @@ export function useLinearUniqueItems(ajv: Pick<Ajv, 'removeKeyword' | 'addKeywor
 }
 
 const unique: SchemaValidateFunction = (schema: boolean, data: unknown[]) => {
-  if (!schema) return true;
-  const seen = new Map<string, number>();
+  if (!schema || data.length < 2) return true;
+  // A cheap key first: a scalar's is exact; an object's or array's says only its kind and size, and
+  // only items that share one are compared by their canonical text (so an item nested too deep to
+  // compare is refused only when another could equal it, as Ajv's deep equality would recurse there).
+  const byCheap = new Map<string, number[]>();
+  let first: { i: number; j: number } | undefined;
   for (let i = 0; i < data.length; i++) {
-    const key = canonical(data[i]);
-    const j = seen.get(key);
-    if (j !== undefined) {
-      // Ajv's own message and parameters.
-      unique.errors = [{ keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } }];
-      return false;
+    const key = cheapKey(data[i]);
+    const same = byCheap.get(key);
+    if (!same) {
+      byCheap.set(key, [i]);
+      continue;
     }
-    seen.set(key, i);
+    if (isComposite(data[i])) same.push(i);
+    else if (!first) first = { i, j: same[0]! }; // the first scalar repeat; a composite one may come earlier
   }
-  return true;
+  for (const same of byCheap.values()) {
+    if (same.length < 2) continue;
+    const seen = new Map<string, number>();
+    for (const i of same) {
+      const key = canonical(data[i]);
+      const j = seen.get(key);
+      if (j !== undefined) {
+        if (!first || i < first.i) first = { i, j };
+        break;
+      }
+      seen.set(key, i);
+    }
+  }
+  return first ? duplicate(first.j, first.i) : true;
 };
+
+/** Ajv's own message and parameters, for items j < i. */
+function duplicate(j: number, i: number): false {
+  unique.errors = [{ keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } }];
+  return false;
+}
+
+const isComposite = (v: unknown) => typeof v === 'object' && v !== null;
+
+/** A scalar's exact JSON text with its type; an object's or array's kind and size. */
+function cheapKey(v: unknown): string {
+  if (Array.isArray(v)) return `a${v.length}`;
+  if (isComposite(v)) return `o${Object.keys(v as object).length}`;
+  return `s${typeof v}:${JSON.stringify(v)}`;
+}
 
 const UNIQUE_ITEMS: FuncKeywordDefinition = { keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', validate: unique };
 
