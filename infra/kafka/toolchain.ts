@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sluiceCacheRoot } from '../cache.ts';
+import { resolveOnce, sluiceCacheRoot, stagingFor } from '../cache.ts';
 import { parseJavaMajor, tailLines } from './config.ts';
 import { CommandNotFoundError, runCapture } from './run.ts';
 
@@ -51,14 +51,18 @@ export async function checkJava(env: Record<string, string | undefined>): Promis
 }
 
 /** Makes sure libDir holds the jars for `version`; runs mvn in kafkaDir only the first time. */
-export async function ensureJars(p: { kafkaDir: string; libDir: string; version: string; log: (line: string) => void }): Promise<void> {
+export function ensureJars(p: { kafkaDir: string; libDir: string; version: string; log: (line: string) => void }): Promise<void> {
+  return resolveOnce(p.libDir, () => resolve(p));
+}
+
+async function resolve(p: { kafkaDir: string; libDir: string; version: string; log: (line: string) => void }): Promise<void> {
   const marker = path.join(p.libDir, `.resolved-${p.version}`);
   if (existsSync(marker)) return;
   p.log(`Resolving Apache Kafka ${p.version} from Maven Central (first run only)…`);
   const started = Date.now();
   // Resolved beside the cache entry and renamed into place when complete: the cache is shared by
   // every checkout and service of the user, so a second start meanwhile never sees half a classpath.
-  const staging = `${p.libDir}.tmp-${process.pid}`;
+  const staging = stagingFor(p.libDir);
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   const args = ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`, '-DincludeScope=runtime'];

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sluiceCacheRoot } from '../cache.ts';
+import { resolveOnce, sluiceCacheRoot, stagingFor } from '../cache.ts';
 import { tailLines } from '../kafka/config.ts';
 import { CommandNotFoundError, runCapture } from '../kafka/run.ts';
 
@@ -21,14 +21,18 @@ export function registryDistDir(version: string, env: Record<string, string | un
 }
 
 /** Makes sure distDir holds the registry for `version`; runs mvn in pomDir only the first time. */
-export async function ensureRegistryDist(p: { pomDir: string; distDir: string; version: string; log: (line: string) => void }): Promise<void> {
+export function ensureRegistryDist(p: { pomDir: string; distDir: string; version: string; log: (line: string) => void }): Promise<void> {
+  return resolveOnce(p.distDir, () => resolve(p));
+}
+
+async function resolve(p: { pomDir: string; distDir: string; version: string; log: (line: string) => void }): Promise<void> {
   const marker = path.join(p.distDir, `.resolved-${p.version}`);
   if (existsSync(marker)) return;
   p.log(`Resolving Apicurio Registry ${p.version} from Maven Central (first run only, ~150 MB)…`);
   const started = Date.now();
   // Unpacked beside the cache entry and renamed into place when complete: the cache is shared by
   // every checkout and service of the user, so a second start meanwhile never sees half a tree.
-  const staging = `${p.distDir}.tmp-${process.pid}`;
+  const staging = stagingFor(p.distDir);
   const markers = `${staging}.markers`; // the plugin's bookkeeping, kept out of the checkout
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
