@@ -37,6 +37,8 @@ export class Delivery {
     private readonly logger: Logger,
     private readonly heartbeatIntervalMs: number,
     maxPollIntervalMs: number,
+    /** Whether the trigger's schema registry decoded a record yet (RecordDecoder.decodedOne). */
+    private readonly registryDecodedOne: () => boolean = () => false,
   ) {
     this.sendTimeoutMs = destinationSendWithinMs(maxPollIntervalMs);
   }
@@ -73,25 +75,28 @@ export class Delivery {
 
   /**
    * Sends records the policy gave up on; true once they are safely there. Without a
-   * destination only a record too large to invoke (logged with its coordinates and skipped;
-   * the config refuses finite retries or a record age without one) or one the schema registry
-   * could not decode (false: the partition waits on it) can get here.
+   * destination only a record too large to invoke or one the schema registry could not decode
+   * can get here (the config refuses finite retries or a record age without one): it is logged
+   * with its coordinates and skipped, as AWS drops it, except a registry failure while the
+   * registry has decoded no record yet (false: the partition waits on it).
    */
   async sendToDestination(batch: PartitionBatch, records: KafkaRecord[], reason: FailureReason, attempts: number, error: string | undefined): Promise<boolean> {
     const first = records[0]!;
     const ids = { functionName: this.trigger.functionName, topic: first.topic, partition: first.partition, offsets: records.map((r) => r.offset), reason };
     if (!this.destination) {
-      if (isSchemaFailure(reason)) {
-        // AWS drops such a record when no destination is set; Sluice keeps the partition on it.
+      if (isSchemaFailure(reason) && !this.registryDecodedOne()) {
+        // Nothing decoded yet: a wrong schemaRegistryUri would make every record this, and skipping would drop them all.
         this.logger.error(
-          `the schema registry could not decode this record (${reason}) and no destinationConfig.onFailure is set: the partition stops here and tries again. ` +
-            'Set destinationConfig.onFailure.destination to send such records there, or fix the record\'s schema in the registry.',
+          `the schema registry could not decode this record (${reason}), it has decoded no record of this trigger yet, and no destinationConfig.onFailure is set: ` +
+            'the partition waits here and tries again, since a wrong schemaRegistryUri would fail every record the same way. ' +
+            'Check schemaRegistryUri, or set destinationConfig.onFailure.destination to send such records there. ' +
+            'Once the registry decodes a record, a record it cannot decode is logged and skipped, as AWS drops it.',
           { ...ids, error },
         );
         this.events.emit('poller.destination_failed', { ...ids, destination: '(none)', error: error ?? reason });
         return false;
       }
-      this.logger.error('record cannot be invoked and no destinationConfig.onFailure is set: skipped', { ...ids, error });
+      this.logger.error('record cannot be invoked and no destinationConfig.onFailure is set: skipped (set destinationConfig.onFailure.destination to keep such records)', { ...ids, error });
       this.events.emit('poller.skipped', ids);
       return true;
     }

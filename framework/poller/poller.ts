@@ -74,7 +74,7 @@ export function createPoller(o: PollerOptions): Poller {
       brokers: o.brokers, logger, ...(o.security ? { security: o.security } : {}), engine: trigger.engine, askedBy: trigger.path, sendWithinMs: destinationSendWithinMs(tuning.maxPollIntervalMs),
     });
   const chunkInvoker = new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, source);
-  const delivery = new Delivery(trigger, destination, events, logger, tuning.heartbeatIntervalMs, tuning.maxPollIntervalMs);
+  const delivery = new Delivery(trigger, destination, events, logger, tuning.heartbeatIntervalMs, tuning.maxPollIntervalMs, () => o.decoder?.decodedOne ?? false);
   const processor = new BatchProcessor({
     ...(o.invocationsShown ? { invocationsShown: true } : {}),
     trigger,

@@ -63,11 +63,18 @@ type Unusable = { reason: SchemaFailureReason; detail: string };
 /** An attribute to decode: its frame, the reason it has none, or undefined (not selected, or null). */
 type Framed = Frame | FrameError | undefined;
 const NOTHING = { key: undefined, value: undefined } as const;
+const isFrame = (f: Framed): f is Frame => f !== undefined && !(f instanceof FrameError);
 
 export class RecordDecoder {
   private readonly compiled = new Map<string, Compiled>();
   /** A registered schema never changes: one that does not compile never will. */
   private readonly uncompilable = new Map<string, string>();
+  /**
+   * True once a record's framed key or value decoded with a schema the registry answered: the
+   * registry is the one the producers write to. Until then a record it cannot decode may be the
+   * trigger's mistake (a wrong schemaRegistryUri), not the record's (Delivery holds it then).
+   */
+  decodedOne = false;
 
   constructor(private readonly o: DecoderOptions) {}
 
@@ -101,6 +108,7 @@ export class RecordDecoder {
       }
       try {
         out.push({ ok: true, record: this.decodeRecord(record, framed[i]!, unusable) });
+        if (isFrame(framed[i]!.key) || isFrame(framed[i]!.value)) this.decodedOne = true;
       } catch (e) {
         // Anything a library throws on a record's bytes is that record's DESERIALIZATION_ERROR, never the member's crash.
         const failure = e instanceof RecordFailure ? e : new RecordFailure('DESERIALIZATION_ERROR', `the record could not be decoded: ${(e as Error).message}`);

@@ -3,16 +3,15 @@
  * and the real registry. A record framed with an id the registry never issued is
  * SCHEMA_NOT_FOUND; one whose bytes are not its schema's (cut short, or never framed) is
  * DESERIALIZATION_ERROR. Both reach the destination with the bytes as they were read, the rest
- * of the batch is invoked, and the group commits past them. With no destination the partition
- * stops on the first such record: nothing before it is lost, nothing after it is invoked.
+ * of the batch is invoked, and the group commits past them. With no destination each is logged
+ * and skipped, as AWS drops it, once the registry decoded a record of the trigger; until then the
+ * partition waits on it (a wrong schemaRegistryUri would fail every record the same way).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SchemaRegistrySpec } from '../../../framework/config/types.ts';
 import { FAILURE_HEADERS } from '../../../framework/failure/failed-record.ts';
-import { decodeMetadata } from '../../../framework/parallel/commit-metadata.ts';
 import { recordsOf, startRecorder, type Harness } from '../../support/harness.ts';
 import { createTopic, deleteTopic, offsets, readTopic, uniqueName, waitFor } from '../../support/kafka.ts';
-import { committedMetadata } from '../../support/parallel-oracle.ts';
 import { produceWithRegistry, type Produced } from '../../support/registry-producer.ts';
 import { avroRecords, order } from './schemas.ts';
 
@@ -73,21 +72,44 @@ describe('schema registry: records it cannot decode', () => {
     }
   });
 
-  it('without a destination, stops the partition at the first one: the records before it are invoked and committed, none after it', async () => {
+  it('without a destination, once the registry decoded records, logs and skips each one as AWS drops it: every other record is invoked, the group commits the whole topic', async () => {
     const h = await startRecorder({ topic, schemaRegistry: registrySpec('SOURCE') });
-    let held = 0;
-    h.events.on('poller.destination_failed', (e) => {
-      if (e.offsets.includes(4) && e.reason === 'SCHEMA_NOT_FOUND') held++;
-    });
+    const skipped: string[] = [];
+    h.events.on('poller.skipped', (e) => e.offsets.forEach((o) => skipped.push(`${o} ${e.reason}`)));
     try {
-      await waitFor('the records before the first bad one', () => decodedOf(h).length >= 4);
-      await waitFor('the partition held on offset 4 twice', () => held >= 2, 30_000);
-      // Several backoffs later it still waits there.
-      await new Promise((r) => setTimeout(r, 3_000));
-      expect(decodedOf(h).map((r) => r.offset)).toEqual([0, 1, 2, 3]);
-      expect((await offsets(h.trigger.consumerGroupId, topic))[0]?.committed).toBe(4);
+      await waitFor('the group committed the whole topic', async () => (await offsets(h.trigger.consumerGroupId, topic))[0]?.committed === TOTAL);
+      expect(skipped.sort()).toEqual([...bad].map(([o, b]) => `${o} ${b.reason}`).sort());
+      expect(decodedOf(h).map((r) => r.offset)).toEqual([...Array(TOTAL).keys()].filter((o) => !bad.has(o)));
     } finally {
       await h.stop();
+    }
+  });
+
+  it('without a destination, holds the partition on such a record while the registry has decoded none (a wrong schemaRegistryUri would fail them all), and skips it once a record decodes', async () => {
+    const fresh = uniqueName('sr-bad-first');
+    await createTopic(fresh, 1);
+    try {
+      const framed = good.encoded[0]!.value!;
+      await produceWithRegistry(inject('schemaRegistryUrl'), fresh, [{ value: { raw: Buffer.concat([Buffer.from([0, 0x7f, 0xff, 0xff, 0x01]), framed.subarray(5)]) } }]);
+      const h = await startRecorder({ topic: fresh, schemaRegistry: registrySpec('SOURCE') });
+      let held = 0;
+      const skipped: number[] = [];
+      h.events.on('poller.destination_failed', (e) => (held += e.offsets.includes(0) && e.reason === 'SCHEMA_NOT_FOUND' && e.destination === '(none)' ? 1 : 0));
+      h.events.on('poller.skipped', (e) => skipped.push(...e.offsets));
+      try {
+        await waitFor('the partition held on offset 0 twice', () => held >= 2, 30_000);
+        expect(skipped).toEqual([]);
+        expect((await offsets(h.trigger.consumerGroupId, fresh))[0]?.committed ?? -1).toBeLessThanOrEqual(0);
+        // A record the registry decodes, after it: the next attempt finds the registry proven and skips offset 0.
+        await produceWithRegistry(inject('schemaRegistryUrl'), fresh, avroRecords(1));
+        await waitFor('the group committed both records', async () => (await offsets(h.trigger.consumerGroupId, fresh))[0]?.committed === 2, 60_000);
+        expect(skipped).toEqual([0]);
+        expect(decodedOf(h).map((r) => r.offset)).toEqual([1]);
+      } finally {
+        await h.stop();
+      }
+    } finally {
+      await deleteTopic(fresh);
     }
   });
 
@@ -104,18 +126,14 @@ describe('schema registry: records it cannot decode', () => {
     }
   });
 
-  it('at parallelizationFactor 4 without a destination, holds only the bad record\'s key: the keyed records after it run, the commit stays at it', async () => {
+  it('at parallelizationFactor 4 without a destination, skips them the same way once the registry decoded records: every other record runs, the commit passes them', async () => {
     const h = await startRecorder({ topic, parallelizationFactor: 4, batchSize: 2, schemaRegistry: registrySpec('SOURCE') });
+    const skipped: number[] = [];
+    h.events.on('poller.skipped', (e) => skipped.push(...e.offsets));
     try {
-      const keyed = [...Array(TOTAL).keys()].filter((o) => !bad.has(o));
-      await waitFor('every keyed record', () => new Set(decodedOf(h).map((r) => r.offset)).size >= keyed.length, 30_000);
-      await new Promise((r) => setTimeout(r, 3_000));
-      expect(decodedOf(h).map((r) => r.offset).sort((a, b) => a - b)).toEqual(keyed);
-      // Offsets 7 and 8 share offset 4's (null) key: they wait behind it, so the commit stays at 4 with the rest done beyond it.
-      const committed = await committedMetadata(h.trigger.consumerGroupId, topic, 0);
-      const done = decodeMetadata(committed.metadata, committed.offset);
-      expect(committed.offset).toBe(4);
-      expect(done.kind === 'done' ? done.ranges.map((r) => `${r.from}-${r.until}`) : done.kind).toEqual(['5-6', '9-11']);
+      await waitFor('the group committed the whole topic', async () => (await offsets(h.trigger.consumerGroupId, topic))[0]?.committed === TOTAL, 60_000);
+      expect(skipped.sort((a, b) => a - b)).toEqual([...bad.keys()].sort((a, b) => a - b));
+      expect(decodedOf(h).map((r) => r.offset).sort((a, b) => a - b)).toEqual([...Array(TOTAL).keys()].filter((o) => !bad.has(o)));
     } finally {
       await h.stop();
     }
