@@ -16,7 +16,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['framework/**/*.test.ts', 'infra/**/*.test.ts', 'tests/faults/support/*.test.ts'],
+          include: ['framework/**/*.test.ts', 'infra/**/*.test.ts', 'tests/faults/support/*.test.ts', 'tests/support/*.test.ts'],
           // A hang guard, not a speed target: npm test runs this tier beside the other lanes, on busy cores.
           testTimeout: 30_000,
         },
@@ -93,6 +93,18 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 120_000,
           maxWorkers: 3,
+        },
+      },
+      {
+        // The hostile-input tier again on the librdkafka engine (issue 40): `npm run test:hostile:engines`.
+        // In the node lane, after node-versions, on that lane's shared broker and registry (infra/suite/lanes.ts).
+        test: {
+          name: 'hostile-engines',
+          include: ['tests/integration/hostile/*.test.ts'],
+          env: { SLUICE_TEST_ENGINE: 'librdkafka' },
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/setup/engine-binding.ts', 'tests/global-setup.ts', 'tests/registry-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -36,6 +36,7 @@ import { settledBy } from '../settled-by.ts';
 import { loadRdkafka, type RdkafkaModule } from './client.ts';
 import { Commits, ERR_METADATA_TOO_LARGE } from './commits.ts';
 import { CONNECT_WITHIN_MS, rdkafkaConnection } from './connection.ts';
+import { arrived, bufferCost, letGoRecord } from './arrived.ts';
 import { headerPairsOf } from './headers.ts';
 import { ERR_FATAL, fatalError } from './fatal.ts';
 
@@ -156,6 +157,10 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       'fetch.wait.max.ms': o.maxWaitTimeMs,
       'fetch.min.bytes': o.minBytes,
       'max.partition.fetch.bytes': o.maxBytesPerPartition,
+      // librdkafka's own read-ahead queue, in payload bytes as it decompressed them (64 MiB by
+      // default, beside the member's buffers): no more than the member's. fetch.max.bytes follows
+      // it (librdkafka's default: the smaller of 50 MB and this), so a response is 10 MB compressed.
+      'queued.max.messages.kbytes': PREFETCH_BYTES / 1024,
       // The default (1 s) stalls the fetcher between fetches of a busy partition.
       'fetch.queue.backoff.ms': 10,
       rebalance_cb: (err: LibrdKafkaError, assignment: TopicPartition[]) => void rebalance(err, assignment),
@@ -279,8 +284,8 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         const slot = slots.get(m.partition);
         // A seek not done yet: this poll began before it, so its records of the partition are from before it.
         if (!slot || slot.revoked || slot.seekTo !== undefined) continue;
-        slot.buffer.push(m);
-        slot.bufferedBytes += m.size;
+        slot.buffer.push(arrived(m));
+        slot.bufferedBytes += bufferCost(m);
         if (!slot.paused && slot.bufferedBytes >= prefetchBytes()) {
           slot.paused = true;
           consumer.pause([tp(m.partition)]);
@@ -521,6 +526,8 @@ function toRecord(topic: string, partition: number, m: Message): KafkaRecord {
     topic, partition, offset: m.offset, timestamp: m.timestamp ?? 0, timestampType: 'CREATE_TIME',
     key: m.key === undefined || m.key === null ? null : Buffer.isBuffer(m.key) ? m.key : Buffer.from(String(m.key)), value: m.value ?? null, headers: [],
   };
+  const letGo = letGoRecord(base, m);
+  if (letGo) return letGo;
   try {
     base.headers = readHeaderPairs(headerPairsOf(m.headers), INPUT_BOUNDS);
     return base;

@@ -7,9 +7,10 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import kafkajs from 'kafkajs';
 import { FAILURE_HEADERS } from '../../../framework/failure/failed-record.ts';
-import { failurePolicy, recordsOf, startRecorder, type Harness, type RecorderOptions } from '../../support/harness.ts';
+import { engineUnderTest, failurePolicy, recordsOf, startRecorder, type Harness, type RecorderOptions } from '../../support/harness.ts';
 import { createTopicsWithLeaders, kafka, offsets, readTopic, waitFor } from '../../support/kafka.ts';
 import type { Codec, HostileBatch } from './generate.ts';
+import { describeCases, perCase, sampleProcess, type CaseFigures, type Handover } from '../../support/per-case.ts';
 
 const { CompressionTypes } = kafkajs;
 const COMPRESSION: Record<Codec, number> = { none: CompressionTypes.None, gzip: CompressionTypes.GZIP, snappy: CompressionTypes.Snappy, lz4: CompressionTypes.LZ4, zstd: CompressionTypes.ZSTD };
@@ -108,6 +109,8 @@ export interface HostileRun {
   /** Heartbeats the coordinator refused, rebalances the member saw, and its joins (1: it never lost its session). */
   session: { failedHeartbeats: number; rebalances: number; joins: number };
   rss: number;
+  /** Per case (kind/codec): the worst block and peak RSS while it was in the poller (an upper bound: per-case.ts). */
+  cases: Map<string, CaseFigures>;
   /** Offsets whose outcome was not the expected one. */
   wrong: string[];
 }
@@ -127,6 +130,8 @@ export async function runToEnd(o: {
   whileRunning?(h: Harness): Promise<void>;
 }): Promise<HostileRun> {
   const watch = watchProcess();
+  const sampling = sampleProcess();
+  const handovers: Handover[] = [];
   const stopped: unknown[] = [];
   let failedHeartbeats = 0;
   let rebalances = 0;
@@ -143,6 +148,16 @@ export async function runToEnd(o: {
     h.events.on('trigger.consumer_stopped', (e) => stopped.push(e.error));
     h.events.on('poller.heartbeat', (e) => (failedHeartbeats += e.ok ? 0 : 1));
     h.events.on('group.rebalance_detected', () => (rebalances += 1));
+    // KIP-848 (librdkafka): no heartbeat from the poller's loop to fail, but a partition taken away is a rebalance.
+    h.events.on('group.rebalanced', (e) => (rebalances += e.revoked?.length ? 1 : 0));
+    h.events.on('poller.batch_received', (e) => {
+      const cases = new Set<string>();
+      for (let at = e.firstOffset; at <= e.lastOffset; at++) {
+        const kind = o.expected.get(`${e.partition}:${at}`)?.kind;
+        if (kind) cases.add(kind);
+      }
+      handovers.push({ at: Date.now(), cases: [...cases] });
+    });
     h.events.on('poller.sent_to_destination', (e) => e.offsets.forEach((at) => sent.set(`${e.partition}:${at}`, e.reason)));
     await o.whileRunning?.(h);
     const ends = await kafkaEnds(o.topic);
@@ -150,12 +165,15 @@ export async function runToEnd(o: {
   } finally {
     watched = watch.end();
   }
+  const cases = perCase(sampling.end(), handovers);
   const { blockedMs, p99Ms, rss } = watched;
-  const session = { failedHeartbeats, rebalances, joins: h.joins.length };
+  // librdkafka announces each incremental assignment of one membership (KIP-848): a join is a new member id there.
+  const session = { failedHeartbeats, rebalances, joins: engineUnderTest().engine === 'librdkafka' ? new Set(h.joins.map((j) => j.memberId)).size : h.joins.length };
   console.log(`[${o.label}] worst event-loop delay ${blockedMs.toFixed(0)} ms (p99 ${p99Ms.toFixed(0)} ms); peak RSS ${(rss / 1024 ** 2).toFixed(0)} MiB; consumer restarts ${stopped.length}; ${session.failedHeartbeats} failed heartbeats, ${session.rebalances} rebalances, ${session.joins} joins (${SESSION_TIMEOUT_MS / 1000} s session)`);
   const invoked = new Set(h.seen().flatMap(recordsOf).map((r) => `${r.partition}:${r.offset}`));
   const inDestination = new Map((await readTopic(o.failed, sent.size, 60_000)).map((r) => [`${r.headers[FAILURE_HEADERS.partition]}:${r.headers[FAILURE_HEADERS.offset]}`, String(r.headers[FAILURE_HEADERS.reason])]));
   const { fates, wrong } = account(o.expected, invoked, inDestination);
   console.log(`[${o.label}] outcomes: ${describeCounts(fates, '; ')}`);
-  return { stopped, session, rss, wrong };
+  console.log(`[${o.label}] per case, while it was in the poller (each an upper bound: a sample counts for the batches handed over either side of it):\n${describeCases(cases)}`);
+  return { stopped, session, rss, cases, wrong };
 }
