@@ -67,7 +67,8 @@ export interface SluiceEvents {
   /** `notInvoked`: the function was never reached; this retry costs no attempt. */
   /** `untilSuccess`: the policy retries without end (no maximumRetryAttempts, no record age): only success moves the partition on. */
   /** `keyWaits`: parallelizationFactor > 1, only the records' keys wait, not the partition. */
-  'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number; notInvoked?: true; untilSuccess?: true; keyWaits?: true };
+  /** `fetchWaitMs`: the retry runs at the first fetch after `delayMs`, up to this much later (the fetch in flight, and its own with a batching window). */
+  'poller.retry_scheduled': { functionName: string; topic: string; partition: number; offset: number; attempt: number; delayMs: number; fetchWaitMs?: number; notInvoked?: true; untilSuccess?: true; keyWaits?: true };
   'poller.heartbeat': { groupId: string; ok: boolean };
 }
 

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { Instrumentation } from './events.ts';
-import { attachTerminalView } from './terminal-view.ts';
+import { attachTerminalView, retryIn } from './terminal-view.ts';
 
 const retry = (attempt: number, untilSuccess: boolean) => ({
   functionName: 'orders', topic: 'orders', partition: 0, offset: 4, attempt, delayMs: 500, ...(untilSuccess ? { untilSuccess: true as const } : {}),
 });
 
 describe('the terminal view', () => {
+  it('says when a retry runs: its backoff, then up to the fetch wait until its next fetch (a quiet topic waits it out)', () => {
+    const events = new Instrumentation();
+    const lines: string[] = [];
+    attachTerminalView(events, (l) => lines.push(l));
+    events.emit('poller.retry_scheduled', { ...retry(1, false), delayMs: 400, fetchWaitMs: 1_000 });
+    events.emit('poller.retry_scheduled', { ...retry(2, false), delayMs: 2_300 });
+    expect(lines.map((l) => l.slice(l.indexOf('↻')))).toEqual([
+      '↻ orders orders-0 retries offset 4 in 0.4–1.4 s (its backoff, then its next fetch)',
+      '↻ orders orders-0 retries offset 4 in 2.3 s',
+    ]);
+    expect(retryIn(500, 0)).toBe('0.5 s');
+  });
+
   it('suggests a retry limit and a destination once, when a record keeps failing under endless retries', () => {
     const events = new Instrumentation();
     const lines: string[] = [];

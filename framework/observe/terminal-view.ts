@@ -84,7 +84,7 @@ export function attachTerminalView(
       line(text);
     }),
     events.on('poller.retry_scheduled', (e) => {
-      line(`↻ ${e.functionName} ${e.topic}-${e.partition} retries offset ${e.offset} in ${(e.delayMs / 1000).toFixed(1)} s${e.notInvoked ? ' (the function was not reached: no attempt spent)' : ''}`);
+      line(`↻ ${e.functionName} ${e.topic}-${e.partition} retries offset ${e.offset} in ${retryIn(e.delayMs, e.fetchWaitMs)}${e.notInvoked ? ' (the function was not reached: no attempt spent)' : ''}`);
       // Once per function: a record that keeps failing holds its partition for good under AWS's defaults.
       if (e.untilSuccess && e.attempt >= HINT_AFTER_ATTEMPTS && !hinted.has(e.functionName)) {
         hinted.add(e.functionName);
@@ -104,4 +104,14 @@ function stackLines(stack: string | undefined): string {
   const own = all.findIndex((l) => /worker-runtime|new Promise \(<anonymous>\)|node:internal/.test(l));
   const frames = all.slice(0, own < 0 ? 10 : Math.min(own, 10));
   return frames.length ? `\n${frames.map((f) => `    ${printable(f.trim())}`).join('\n')}` : '';
+}
+
+/**
+ * When a retry runs: its backoff, then the first fetch after it, which waits up to the trigger's
+ * fetch wait for records when the topic is quiet ("0.5–1.5 s"); the backoff alone read as a promise
+ * the poller did not keep (0.4 s was followed by the next attempt 2.0 s later).
+ */
+export function retryIn(delayMs: number, fetchWaitMs = 0): string {
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  return fetchWaitMs > 0 ? `${s(delayMs)}–${s(delayMs + fetchWaitMs)} s (its backoff, then its next fetch)` : `${s(delayMs)} s`;
 }

@@ -39,6 +39,8 @@ export interface RunContext {
   policy: Pick<BatchProcessor, 'fitsBudget' | 'sendGivenUp' | 'warnIgnoredFailures'>;
   heartbeatIntervalMs: number;
   invocationsShown: boolean;
+  /** The most a held retry waits for its fetch once due: the fetch in flight, and its own with a batching window (poller.ts). */
+  fetchWaitMs?: number;
   /** Lambda's payload limit and this partition's event envelope, for chunks of several records. */
   maxPayloadBytes: number;
   envelopeBytes: number;
@@ -177,7 +179,7 @@ export class PartitionRun {
       const delayMs = retryDelayMs(item.unreached, NOT_INVOKED_BACKOFF);
       const { offset } = item.records[0]!;
       c.logger.warn(`the function was not reached; retrying without spending an attempt, ${this.waiting}`, { partition: batch.partition, offset, inARow: item.unreached, retryInMs: delayMs, error: `${result.error.name}: ${result.error.message}` });
-      c.events.emit('poller.retry_scheduled', { functionName: c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset, attempt: item.attempts, delayMs, notInvoked: true, keyWaits: true });
+      c.events.emit('poller.retry_scheduled', { functionName: c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset, attempt: item.attempts, delayMs, ...(c.fetchWaitMs ? { fetchWaitMs: c.fetchWaitMs } : {}), notInvoked: true, keyWaits: true });
       return delayMs;
     }
     const { failedFrom, error, ignoredFailures } = settle(result, item.records, c.trigger.failure.reportBatchItemFailures);
@@ -214,7 +216,7 @@ export class PartitionRun {
     });
     const { maximumRetryAttempts, maximumRecordAgeMs } = c.trigger.failure;
     const untilSuccess = maximumRetryAttempts < 0 && maximumRecordAgeMs === undefined ? { untilSuccess: true as const } : {};
-    c.events.emit('poller.retry_scheduled', { functionName: c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: from, attempt: attempts, delayMs: decision.delayMs, ...untilSuccess, keyWaits: true });
+    c.events.emit('poller.retry_scheduled', { functionName: c.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: from, attempt: attempts, delayMs: decision.delayMs, ...(c.fetchWaitMs ? { fetchWaitMs: c.fetchWaitMs } : {}), ...untilSuccess, keyWaits: true });
     return decision.delayMs;
   }
 

@@ -34,6 +34,8 @@ export interface BatchProcessorOptions {
   delivery: Delivery;
   /** A terminal view shows each failed invocation and its retry: the log line is then debug-level. */
   invocationsShown?: boolean;
+  /** The most a retry waits for its fetch after its backoff: the fetch in flight, and its own with a batching window (poller.ts). */
+  fetchWaitMs?: number;
 }
 
 export class BatchProcessor {
@@ -42,6 +44,10 @@ export class BatchProcessor {
   private warnedIgnored = false;
 
   constructor(private readonly o: BatchProcessorOptions) {}
+
+  private fetchWait(): { fetchWaitMs?: number } {
+    return this.o.fetchWaitMs ? { fetchWaitMs: this.o.fetchWaitMs } : {};
+  }
 
   /**
    * What a failure shaped for the partition, unless it describes records past the log's end: the
@@ -117,7 +123,7 @@ export class BatchProcessor {
         this.o.logger.warn('the function was not reached; retrying without spending an attempt, the partition waits', {
           partition: batch.partition, offset, inARow: item.unreached, retryInMs: delayMs, error: `${result.error.name}: ${result.error.message}`,
         });
-        this.o.events.emit('poller.retry_scheduled', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, offset, attempt: item.attempts, delayMs, notInvoked: true });
+        this.o.events.emit('poller.retry_scheduled', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, offset, attempt: item.attempts, delayMs, ...this.fetchWait(), notInvoked: true });
         batch.pauseFor(delayMs);
         return;
       }
@@ -154,7 +160,7 @@ export class BatchProcessor {
       });
       const { maximumRetryAttempts, maximumRecordAgeMs } = this.o.trigger.failure;
       const untilSuccess = maximumRetryAttempts < 0 && maximumRecordAgeMs === undefined ? { untilSuccess: true as const } : {};
-      this.o.events.emit('poller.retry_scheduled', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: from, attempt: attempts, delayMs: decision.delayMs, ...untilSuccess });
+      this.o.events.emit('poller.retry_scheduled', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: from, attempt: attempts, delayMs: decision.delayMs, ...this.fetchWait(), ...untilSuccess });
       batch.pauseFor(decision.delayMs);
       return;
     }

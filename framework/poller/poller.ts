@@ -74,6 +74,9 @@ export function createPoller(o: PollerOptions): Poller {
       brokers: o.brokers, logger, ...(o.security ? { security: o.security } : {}), engine: trigger.engine, askedBy: trigger.path, sendWithinMs: destinationSendWithinMs(tuning.maxPollIntervalMs),
     });
   const chunkInvoker = new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, source);
+  // A retry runs at the first fetch that starts after its backoff: the one in flight may wait out
+  // the fetch wait first, and with a batching window (minBytes 1 MiB) the retry's own fetch waits it too.
+  const retryFetchWaitMs = tuning.maxWaitTimeMs * (tuning.minBytes > 1 ? 2 : 1);
   const delivery = new Delivery(trigger, destination, events, logger, tuning.heartbeatIntervalMs, tuning.maxPollIntervalMs, () => o.decoder?.decodedOne ?? false);
   const processor = new BatchProcessor({
     ...(o.invocationsShown ? { invocationsShown: true } : {}),
@@ -84,6 +87,7 @@ export function createPoller(o: PollerOptions): Poller {
     logger,
     invoker: chunkInvoker,
     delivery,
+    fetchWaitMs: retryFetchWaitMs,
   });
 
   // parallelizationFactor > 1: up to N chunks of a partition at once, in order per key (framework/parallel/).
@@ -95,7 +99,7 @@ export function createPoller(o: PollerOptions): Poller {
   };
   const parallel = trigger.parallelizationFactor > 1
     ? new ParallelPartitions({
-        trigger, events, logger, invoker: chunkInvoker, delivery, policy: processor, heartbeatIntervalMs: tuning.heartbeatIntervalMs, invocationsShown: !!o.invocationsShown, maxPayloadBytes,
+        trigger, events, logger, invoker: chunkInvoker, delivery, policy: processor, heartbeatIntervalMs: tuning.heartbeatIntervalMs, fetchWaitMs: retryFetchWaitMs, invocationsShown: !!o.invocationsShown, maxPayloadBytes,
         envelopeBytes: (partition) => envelopeBytes(source, trigger.topic, partition),
         ...(trigger.engine === 'librdkafka' ? { metadataBytesAdded: 1 } : {}),
         ...(o.uncommittedFrom === 'latest' ? { uncommittedFromLatest: true } : {}),
