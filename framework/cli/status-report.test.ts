@@ -53,7 +53,7 @@ describe('formatStatus', () => {
   it('prints state, assignor, coordinator, members and each partition with its owner', () => {
     expect(formatStatus([report()])).toBe([
       'orders: topic orders, group g on b1:9092',
-      '  state Stable, protocol consumer, assignor RoundRobinAssigner',
+      '  state Stable, type classic (protocol type consumer), assignor RoundRobinAssigner',
       '  coordinator broker 2 at b2:9092, leader of __consumer_offsets-31 (of 50)',
       '  members 2:',
       '    #1 m-1  client sluice-a  host /10.0.0.1  partitions 0,2',
@@ -64,6 +64,15 @@ describe('formatStatus', () => {
       '          2          7        7    0     #1',
       '  total lag 7',
     ].join('\n'));
+  });
+
+  it('names the group type as Kafka does: consumer for a KIP-848 group (librdkafka), classic otherwise', () => {
+    const kip848 = report();
+    kip848.group = { ...kip848.group, type: 'consumer', protocol: 'uniform' };
+    expect(formatStatus([kip848])).toContain('  state Stable, type consumer (KIP-848), assignor uniform\n');
+    const empty = report();
+    empty.group = { ...empty.group, protocolType: '', protocol: '', members: [] };
+    expect(formatStatus([empty])).toContain('  state Stable, no protocol (no member)\n');
   });
 
   it('says when the offsets partition is led by another broker than FindCoordinator named (leadership moving)', () => {

@@ -25,7 +25,11 @@ export function formatStatus(reports: TriggerStatus[], at?: Date): string {
 function formatOne(r: TriggerStatus): string {
   const g = r.group;
   const c = r.coordinator;
-  const protocol = g.protocolType ? `protocol ${g.protocolType}, assignor ${g.protocol || 'none yet'}` : 'no protocol (no member)';
+  // Kafka's own words (kafka-groups.sh --list): a KIP-848 group is of type consumer, any other classic,
+  // whose members' protocol type is `consumer` too; "protocol consumer" said the same of both.
+  const protocol = g.type === 'consumer'
+    ? `type consumer (KIP-848), assignor ${g.protocol || 'none yet'}`
+    : g.protocolType ? `type classic (protocol type ${g.protocolType}), assignor ${g.protocol || 'none yet'}` : 'no protocol (no member)';
   const moving = c.offsetsPartitionLeader === c.nodeId ? '' : ` (the partition's leader is ${c.offsetsPartitionLeader < 0 ? 'none' : `broker ${c.offsetsPartitionLeader}`}: leadership is moving)`;
   const lines = [
     `${r.functionName}: topic ${r.topic}, group ${r.groupId} on ${r.brokers.join(',')}`,

@@ -106,7 +106,7 @@ describe('serverless sluice start | produce | lag | status', () => {
     const status = sls(['sluice', 'status'], dir);
     expect(await status.exited, status.output()).toBe(0);
     expect(status.output()).toContain(`echo: topic ${topic}, group ${group} on ${brokers().join(',')}`);
-    expect(status.output()).toMatch(/state Stable, protocol consumer, assignor \w+\n +coordinator broker \d+ at \S+, leader of __consumer_offsets-\d+ \(of \d+\)\n +members 1:\n +#1 \S+ +client \S+ +host \S+ +partitions 0,1\n/);
+    expect(status.output()).toMatch(/state Stable, type classic \(protocol type consumer\), assignor \w+\n +coordinator broker \d+ at \S+, leader of __consumer_offsets-\d+ \(of \d+\)\n +members 1:\n +#1 \S+ +client \S+ +host \S+ +partitions 0,1\n/);
 
     // The commands npm runs, through this front door with the same flags: produce --count/--key, tail, generate-event.
     const samples = sls(['sluice', 'produce', '--topic', topic, '--count', '2', '--key', 'k-1'], dir);

@@ -14,7 +14,7 @@ describe('toGroupMembers', () => {
 
   it('reads the members, their instance ids and partitions (sorted, per topic) and the state by name', () => {
     expect(toGroupMembers(described)).toEqual({
-      state: 'Stable', protocolType: 'consumer', protocol: 'uniform',
+      state: 'Stable', protocolType: 'consumer', type: 'consumer', protocol: 'uniform',
       members: [{ memberId: 'z4v99dF1TZGcUojSMafDMA', clientId: 'sluice-orders', clientHost: '/127.0.0.1', groupInstanceId: 'orders-0', assignment: { orders: [0, 3], audit: [1] } }],
     });
   });

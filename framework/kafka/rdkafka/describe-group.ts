@@ -46,6 +46,7 @@ export function toGroupMembers(g: Record<string, unknown> | undefined): GroupMem
   return {
     state: STATES[g.state as number] ?? 'Unknown',
     protocolType: String(g.protocolType ?? 'consumer'),
+    type: 'consumer',
     protocol: String(g.partitionAssignor ?? g.protocol ?? ''),
     members: members.map((m) => {
       const assignment: Record<string, number[]> = {};
