@@ -24,6 +24,8 @@ export async function readRecordLines(file: string | undefined, nothingToSend: s
     n++;
     if (line.trim()) records.push(parseRecordLine(line, n));
   }
+  // "sent 0 records" and exit 0 read as success to a script whose input was empty.
+  if (records.length === 0) throw new UsageError(`${file ? `${file} holds no records` : 'stdin held no records'}. ${nothingToSend}`);
   return records;
 }
 

@@ -20,6 +20,8 @@ import { redriveSummary, runRedrive } from '../cli/redrive-run.ts';
 import { runTail } from '../cli/tail-run.ts';
 import { sendRecords } from '../cli/send-records.ts';
 import { recordsToSend } from '../cli/produce-records.ts';
+import { positionalsAfter } from './positionals.ts';
+import { PRODUCE_OPTIONS } from './produce-options.ts';
 import { runStatus, watchSeconds } from '../cli/status-run.ts';
 import { frameworkLogger } from './framework-logger.ts';
 import { serviceOf as service, userError, type HookContext } from './service.ts';
@@ -102,9 +104,9 @@ export async function produce(c: HookContext): Promise<void> {
     const records = await recordsToSend(
       {
         key: optional(c.options.key), headers: headerList(c.options.header), count: optional(c.options.count),
-        values: typeof c.options.value === 'string' ? [c.options.value] : [], file,
+        values: [...(typeof c.options.value === 'string' ? [c.options.value] : []), ...positionalsAfter(['sluice', 'produce'], process.argv.slice(2), PRODUCE_OPTIONS)], file,
       },
-      'Nothing to send: give --value, --count, --file <jsonl>, or pipe JSON lines into `serverless sluice produce --topic <topic>`.',
+      'Nothing to send: give values after the options (`serverless sluice produce --topic <topic> \'{"id":1}\'`), --value, --count, --file <jsonl>, or pipe JSON lines into `serverless sluice produce --topic <topic>`.',
       (line) => c.utils.log.notice(line),
     );
     const brokers = await producerBrokers(c, topic);

@@ -9,6 +9,7 @@
 import { pluginOptions } from '../cli/command-spec.ts';
 import { GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
 import { sluiceCustomSchema, sluiceEventSchema } from '../config/schema.ts';
+import { PRODUCE_OPTIONS } from './produce-options.ts';
 import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './serverless-api.ts';
 
 type Commands = typeof import('./commands.ts');
@@ -56,17 +57,9 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       invoke: { usage: INVOKE.usage, lifecycleEvents: ['run'], options: pluginOptions(INVOKE) },
       'generate-event': { usage: GENERATE_EVENT.usage, lifecycleEvents: ['print'], options: pluginOptions(GENERATE_EVENT) },
       produce: {
-        usage: 'Send records to a topic: --value, --count sample records, or JSON lines ({"key","value","headers"} or any JSON value) from --file or stdin',
+        usage: 'Send records to a topic: values after the options, --value, --count sample records, or JSON lines ({"key","value","headers"} or any JSON value) from --file or stdin',
         lifecycleEvents: ['send'],
-        options: {
-          topic: { usage: 'Topic to send to', shortcut: 't', type: 'string', required: true },
-          value: { usage: 'Send this one value (text or JSON)', type: 'string' },
-          key: { usage: "The records' key", shortcut: 'k', type: 'string' },
-          header: { usage: 'A header name=value (repeat the flag for more)', type: 'multiple' },
-          count: { usage: 'Send this many sample records', shortcut: 'n', type: 'string' },
-          file: { usage: 'JSON lines file (default: stdin)', type: 'string' },
-          brokers: { usage: 'host:port,… (default: the triggers of the topic, custom.sluice, KAFKA_BROKERS, the local Kafka)', shortcut: 'b', type: 'string' },
-        },
+        options: PRODUCE_OPTIONS,
       },
     },
   },

@@ -117,6 +117,15 @@ describe('serverless sluice start | produce | lag | status', () => {
     const shown = tail.output().split('\n').filter((l) => l.startsWith('{"topic"')).map((l) => JSON.parse(l) as { key: string | null; value: string });
     expect(shown.map((r) => r.value).filter((v) => v === 'three' || v === '{"n":1}' || v === '{"n":2}').sort()).toEqual(['three', '{"n":1}', '{"n":2}'].sort());
     expect(shown.filter((r) => r.key === 'k-1')).toHaveLength(2);
+    // Values after the options, as `npm run produce -- <topic> <value> …` takes them (osls drops them from its options: positionals.ts).
+    const positional = sls(['sluice', 'produce', '--topic', topic, 'oops{', '{"id":2}'], dir, '');
+    expect(await positional.exited, positional.output()).toBe(0);
+    expect(positional.output()).toContain(`sent 2 records to ${topic}`);
+    await start.waitFor(/\[echo\] got \d@\d \{"id":2\}/);
+    // Nothing to send is an error that says what to give, not "sent 0 records".
+    const nothing = sls(['sluice', 'produce', '--topic', topic], dir, '');
+    expect(await nothing.exited, nothing.output()).not.toBe(0);
+    expect(nothing.output()).toContain('stdin held no records. Nothing to send: give values after the options');
     const event = sls(['sluice', 'generate-event', '--function', 'echo', '--value', 'hi'], dir);
     expect(await event.exited, event.output()).toBe(0);
     expect(event.output()).toContain(`"topic": "${topic}"`);
