@@ -1,7 +1,7 @@
 /**
  * What Delivery does with a record it gave up on when the trigger has no destination: a record
  * too large to invoke is skipped; one the schema registry could not decode is held while the
- * registry has decoded no record yet (a wrong schemaRegistryUri) and skipped after, as AWS drops
+ * registry says it may not drop yet (RecordDecoder.mayDrop) and skipped otherwise, as AWS drops
  * it. Through the real poller and registry: tests/integration/schema-registry/failures.test.ts.
  */
 import { describe, expect, it } from 'vitest';
@@ -26,14 +26,14 @@ function delivery(decodedOne: boolean) {
 }
 
 describe('Delivery without a destination', () => {
-  it.each(['SCHEMA_NOT_FOUND', 'DESERIALIZATION_ERROR'] as const)('holds a %s record while the registry decoded none, saying what to check', async (reason) => {
+  it.each(['SCHEMA_NOT_FOUND', 'DESERIALIZATION_ERROR'] as const)('holds a %s record the registry may not drop yet, saying what to fix', async (reason) => {
     const d = delivery(false);
     expect(await d.send(reason)).toBe(false);
     expect(d.seen).toEqual([`held 7 ${reason} (none)`]);
-    expect(d.logged.join('\n')).toContain('Check schemaRegistryUri');
+    expect(d.logged.join('\n')).toContain('fix schemaRegistryUri or the schema');
   });
 
-  it.each(['SCHEMA_NOT_FOUND', 'DESERIALIZATION_ERROR'] as const)('skips a %s record once the registry decoded one', async (reason) => {
+  it.each(['SCHEMA_NOT_FOUND', 'DESERIALIZATION_ERROR'] as const)('skips a %s record the registry says is its own fault', async (reason) => {
     const d = delivery(true);
     expect(await d.send(reason)).toBe(true);
     expect(d.seen).toEqual([`skipped 7 ${reason}`]);

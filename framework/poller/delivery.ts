@@ -37,8 +37,8 @@ export class Delivery {
     private readonly logger: Logger,
     private readonly heartbeatIntervalMs: number,
     maxPollIntervalMs: number,
-    /** Whether the trigger's schema registry decoded a record yet (RecordDecoder.decodedOne). */
-    private readonly registryDecodedOne: () => boolean = () => false,
+    /** Whether a record the schema registry could not decode is its own fault, to skip without a destination (RecordDecoder.mayDrop). */
+    private readonly registryMayDrop: (record: KafkaRecord) => boolean = () => false,
   ) {
     this.sendTimeoutMs = destinationSendWithinMs(maxPollIntervalMs);
   }
@@ -84,13 +84,13 @@ export class Delivery {
     const first = records[0]!;
     const ids = { functionName: this.trigger.functionName, topic: first.topic, partition: first.partition, offsets: records.map((r) => r.offset), reason };
     if (!this.destination) {
-      if (isSchemaFailure(reason) && !this.registryDecodedOne()) {
-        // Nothing decoded yet: a wrong schemaRegistryUri would make every record this, and skipping would drop them all.
+      if (isSchemaFailure(reason) && !records.every((r) => this.registryMayDrop(r))) {
+        // Not (yet) the record's own fault: a wrong schemaRegistryUri, a schema the registry does not show yet, one Sluice refuses.
         this.logger.error(
-          `the schema registry could not decode this record (${reason}), it has decoded no record of this trigger yet, and no destinationConfig.onFailure is set: ` +
-            'the partition waits here and tries again, since a wrong schemaRegistryUri would fail every record the same way. ' +
-            'Check schemaRegistryUri, or set destinationConfig.onFailure.destination to send such records there. ' +
-            'Once the registry decodes a record, a record it cannot decode is logged and skipped, as AWS drops it.',
+          `the schema registry could not decode this record (${reason}) and no destinationConfig.onFailure is set: the partition waits here and tries again, ` +
+            'as long as the registry has decoded no record of this trigger (a wrong schemaRegistryUri fails every record alike), the schema is one it answered unusably or Sluice refuses, ' +
+            'or, for a schema it does not have, for 5 minutes (one just registered may not show on every registry node yet); then such a record is logged and skipped, as AWS drops it. ' +
+            'Set destinationConfig.onFailure.destination to keep such records, or fix schemaRegistryUri or the schema.',
           { ...ids, error },
         );
         this.events.emit('poller.destination_failed', { ...ids, destination: '(none)', error: error ?? reason });

@@ -77,7 +77,7 @@ export function createPoller(o: PollerOptions): Poller {
   // A retry runs at the first fetch that starts after its backoff: the one in flight may wait out
   // the fetch wait first, and with a batching window (minBytes 1 MiB) the retry's own fetch waits it too.
   const retryFetchWaitMs = tuning.maxWaitTimeMs * (tuning.minBytes > 1 ? 2 : 1);
-  const delivery = new Delivery(trigger, destination, events, logger, tuning.heartbeatIntervalMs, tuning.maxPollIntervalMs, () => o.decoder?.decodedOne ?? false);
+  const delivery = new Delivery(trigger, destination, events, logger, tuning.heartbeatIntervalMs, tuning.maxPollIntervalMs, (record) => o.decoder?.mayDrop(record) ?? false);
   const processor = new BatchProcessor({
     ...(o.invocationsShown ? { invocationsShown: true } : {}),
     trigger,

@@ -29,6 +29,8 @@ export interface DecoderOptions {
   value: boolean;
   /** The trigger filters: keep the decoded value's JSON text for the patterns. */
   filters: boolean;
+  /** mayDrop's wait for a schema id the registry does not have (SCHEMA_NOT_FOUND_GRACE_MS). */
+  notFoundGraceMs?: number;
 }
 
 export type Decoded =
@@ -65,6 +67,12 @@ type Framed = Frame | FrameError | undefined;
 const NOTHING = { key: undefined, value: undefined } as const;
 const isFrame = (f: Framed): f is Frame => f !== undefined && !(f instanceof FrameError);
 
+/**
+ * How long a schema id the registry does not have is asked for again before its records may be
+ * skipped (RecordDecoder.mayDrop; SLUICE_SCHEMA_NOT_FOUND_GRACE_SECONDS sets it for a poller).
+ */
+export const SCHEMA_NOT_FOUND_GRACE_MS = 5 * 60_000;
+
 export class RecordDecoder {
   private readonly compiled = new Map<string, Compiled>();
   /** A registered schema never changes: one that does not compile never will. */
@@ -72,9 +80,13 @@ export class RecordDecoder {
   /**
    * True once a record's framed key or value decoded with a schema the registry answered: the
    * registry is the one the producers write to. Until then a record it cannot decode may be the
-   * trigger's mistake (a wrong schemaRegistryUri), not the record's (Delivery holds it then).
+   * trigger's mistake (a wrong schemaRegistryUri), not the record's.
    */
   decodedOne = false;
+  /** Schema ids the registry answered with nothing usable, or that Sluice refuses to compile: no record's fault. */
+  private readonly refused = new Set<string>();
+  /** Schema ids the registry did not have, since when (ms): a schema just registered may not be visible on every node yet. */
+  private readonly notFoundSince = new Map<string, number>();
 
   constructor(private readonly o: DecoderOptions) {}
 
@@ -118,6 +130,27 @@ export class RecordDecoder {
     return out;
   }
 
+  /**
+   * Whether a record this decoder failed is the record's own fault, so that a trigger without a
+   * destination may skip it as AWS drops it: only once the registry has decoded a record of the
+   * trigger, never for a schema the registry answered unusably or Sluice refuses to compile (the
+   * schema's problem: every record of it would go), and for a schema id the registry does not have
+   * only after SCHEMA_NOT_FOUND_GRACE_MS of asking again (a schema just registered may not be on
+   * every registry node yet). Bytes that are not the registry's frame, or not their schema's
+   * encoding, are the record's.
+   */
+  mayDrop(record: KafkaRecord, now = Date.now()): boolean {
+    if (!this.decodedOne) return false;
+    for (const [selected, bytes] of [[this.o.key, record.received?.key ?? record.key], [this.o.value, record.received?.value ?? record.value]] as const) {
+      const frame = selected ? this.frameOf(bytes) : undefined;
+      if (!isFrame(frame)) continue;
+      if (this.refused.has(frame.schemaId)) return false;
+      const since = this.notFoundSince.get(frame.schemaId);
+      if (since !== undefined && now - since < (this.o.notFoundGraceMs ?? SCHEMA_NOT_FOUND_GRACE_MS)) return false;
+    }
+    return true;
+  }
+
   /** An attribute's frame, read once per batch; undefined for a null key or value (passed through undecoded). */
   private frameOf(bytes: Buffer | null): Framed {
     if (bytes === null) return undefined;
@@ -156,11 +189,19 @@ export class RecordDecoder {
     try {
       schema = await this.o.registry.lookup(schemaId);
     } catch (e) {
-      if (e instanceof SchemaNotFoundError) return { reason: 'SCHEMA_NOT_FOUND', detail: e.message };
+      if (e instanceof SchemaNotFoundError) {
+        if (!this.notFoundSince.has(schemaId)) this.notFoundSince.set(schemaId, Date.now());
+        return { reason: 'SCHEMA_NOT_FOUND', detail: e.message };
+      }
       // Not remembered as uncompilable: the registry may answer properly next time.
-      if (e instanceof SchemaUnusableError) return { reason: 'DESERIALIZATION_ERROR', detail: e.message };
+      if (e instanceof SchemaUnusableError) {
+        this.refused.add(schemaId);
+        return { reason: 'DESERIALIZATION_ERROR', detail: e.message };
+      }
       throw e;
     }
+    this.notFoundSince.delete(schemaId);
+    this.refused.delete(schemaId);
     // One compile at a time between event-loop turns: several lookups may answer in one turn.
     await new Promise((r) => setImmediate(r));
     try {
@@ -170,6 +211,7 @@ export class RecordDecoder {
       if (!(e instanceof DecodeError)) throw e;
       const detail = `${e.message} (schema ${schemaId})`;
       this.uncompilable.set(schemaId, detail);
+      this.refused.add(schemaId);
       return { reason: 'DESERIALIZATION_ERROR', detail };
     }
   }

@@ -22,7 +22,11 @@ export async function createRecordDecoder(spec: SchemaRegistrySpec, o: { path: s
   const registry: SchemaRegistry = spec.glue
     ? (await import('./glue-registry.ts')).glueRegistry({ ...spec, glue: spec.glue }, LOOKUP_TIMEOUT_MS)
     : confluentRegistry(spec.uri, await httpSettings(spec, o.path, o.secrets));
-  return new RecordDecoder({ registry: cachedRegistry(registry), format: spec.format, key: spec.key, value: spec.value, filters: o.filters });
+  const grace = Number(process.env['SLUICE_SCHEMA_NOT_FOUND_GRACE_SECONDS']);
+  return new RecordDecoder({
+    registry: cachedRegistry(registry), format: spec.format, key: spec.key, value: spec.value, filters: o.filters,
+    ...(process.env['SLUICE_SCHEMA_NOT_FOUND_GRACE_SECONDS'] && Number.isFinite(grace) && grace >= 0 ? { notFoundGraceMs: grace * 1000 } : {}),
+  });
 }
 
 async function httpSettings(spec: SchemaRegistrySpec, path: string, secrets: SecretSource): Promise<HttpSettings> {
