@@ -16,6 +16,7 @@ import type { Logger } from '../observe/logger.ts';
 import { triggerLag, type TriggerLag } from './lag-report.ts';
 import { readInFlight } from './poller-metrics.ts';
 import type { TriggerStatus } from './status-report.ts';
+import { commandLine } from '../front-door.ts';
 
 export interface ReadLagOptions {
   triggers: TriggerSpec[];
@@ -64,7 +65,7 @@ async function consumerProtocolGroup(classic: GroupMembers, t: TriggerSpec, brok
 async function readGroups<R>(o: ReadLagOptions, read: (admin: ClusterAdmin, t: TriggerSpec, brokers: string[], security: KafkaSecurity) => Promise<R>): Promise<R[]> {
   const brokersOf = (t: TriggerSpec): string[] => {
     const brokers = t.bootstrapServers ?? o.defaultBrokers;
-    if (!brokers?.length) throw new ConfigError(`${t.path}: no brokers to read the group from; set bootstrapServers, custom.sluice.bootstrapServers or KAFKA_BROKERS, or start the local Kafka with \`npm start\`.`);
+    if (!brokers?.length) throw new ConfigError(`${t.path}: no brokers to read the group from; set bootstrapServers, custom.sluice.bootstrapServers or KAFKA_BROKERS, or start the local Kafka with \`${commandLine('start')}\`.`);
     return brokers;
   };
   const security = await resolveTriggerSecurity(o.triggers);
@@ -74,7 +75,7 @@ async function readGroups<R>(o: ReadLagOptions, read: (admin: ClusterAdmin, t: T
     try {
       const missing = new Set(await admin.missingTopics([...new Set(triggers.map((t) => t.topic))]));
       for (const t of triggers) {
-        if (missing.has(t.topic)) throw new ConfigError(`${t.path}.topic: topic "${t.topic}" does not exist on ${brokers.join(',')}. Create it (npm start creates it on the local Kafka), or fix the topic name.`);
+        if (missing.has(t.topic)) throw new ConfigError(`${t.path}.topic: topic "${t.topic}" does not exist on ${brokers.join(',')}. Create it (${commandLine('start')} creates it on the local Kafka), or fix the topic name.`);
         reports.set(t, await read(admin, t, brokers, security.get(t) ?? {}));
       }
     } finally {

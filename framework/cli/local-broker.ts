@@ -1,11 +1,12 @@
 /** The address of the local Kafka that `npm start` runs, for commands that need a broker but start none. */
 import { brokerStatus } from '../../infra/kafka/broker.ts';
 import { SluiceError } from '../errors.ts';
+import { commandLine } from '../front-door.ts';
 
 export async function runningLocalBroker(how = 'pass --brokers or set KAFKA_BROKERS'): Promise<string[]> {
   const status = await brokerStatus();
   if (!status.running || !status.bootstrap) {
-    throw new SluiceError('BROKER_UNREACHABLE', `No brokers given and the local Kafka is not running: start it with \`npm start\`, or ${how}.`);
+    throw new SluiceError('BROKER_UNREACHABLE', `No brokers given and the local Kafka is not running: start it with \`${commandLine('start')}\`, or ${how}.`);
   }
   return [status.bootstrap];
 }

@@ -14,6 +14,7 @@ import { printable } from '../observe/printable.ts';
 import { wholeNumber, type ParsedOptions } from './command-spec.ts';
 import { readTopic } from './topic-read.ts';
 import { UsageError } from '../errors.ts';
+import { commandLine } from '../front-door.ts';
 
 export interface RedriveReport {
   read: number;
@@ -29,7 +30,7 @@ export interface RedriveReport {
 
 export async function runRedrive(o: ParsedOptions, io: { brokers: string[]; logger: Logger; write(line: string): void }): Promise<RedriveReport> {
   const topic = o.topic;
-  if (typeof topic !== 'string' || !topic) throw new UsageError('Name the destination topic: npm run redrive -- <topic>, or --topic <topic>.');
+  if (typeof topic !== 'string' || !topic) throw new UsageError(`Name the destination topic: ${commandLine('redrive', '--topic <topic>', '<topic>')}.`);
   const selection: RedriveSelection = {
     ...optionalNumber('partition', wholeNumber(o, 'partition')),
     ...optionalNumber('fromOffset', wholeNumber(o, 'from-offset')),

@@ -10,6 +10,7 @@ import { RecordProducer, type OutgoingRecord } from '../kafka/producer.ts';
 import type { Logger } from '../observe/logger.ts';
 import { parseRecordLine } from './produce-input.ts';
 import { UsageError } from '../errors.ts';
+import { commandLine } from '../front-door.ts';
 
 /**
  * Reads JSON lines from `file`, or from stdin when no file is given; stdin on a terminal is
@@ -35,7 +36,7 @@ export async function sendRecords(o: { brokers: string[]; topic: string; records
   const admin = await ClusterAdmin.connect(kafka, o.brokers);
   try {
     if ((await admin.missingTopics([o.topic])).length > 0) {
-      throw new UsageError(`Topic "${o.topic}" does not exist on ${o.brokers.join(',')}. \`npm start\` creates the declared topics on the local Kafka; elsewhere, create it first.`);
+      throw new UsageError(`Topic "${o.topic}" does not exist on ${o.brokers.join(',')}. \`${commandLine('start')}\` creates the declared topics on the local Kafka; elsewhere, create it first.`);
     }
   } finally {
     await admin.disconnect();

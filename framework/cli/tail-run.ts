@@ -8,10 +8,11 @@ import { wholeNumber, type ParsedOptions } from './command-spec.ts';
 import { recordJsonText, recordText } from './record-view.ts';
 import { readTopic } from './topic-read.ts';
 import { UsageError } from '../errors.ts';
+import { commandLine } from '../front-door.ts';
 
 export async function runTail(o: ParsedOptions, io: { brokers: string[]; logger: Logger; write(line: string): void; ready?(line: string): void; signal: AbortSignal }): Promise<number> {
   const topic = o.topic;
-  if (typeof topic !== 'string' || !topic) throw new UsageError('Name the topic: npm run tail -- <topic>, or --topic <topic>.');
+  if (typeof topic !== 'string' || !topic) throw new UsageError(`Name the topic: ${commandLine('tail', '--topic <topic>', '<topic>')}.`);
   const count = wholeNumber(o, 'count', 1);
   const stop = new AbortController();
   io.signal.addEventListener('abort', () => stop.abort(), { once: true });

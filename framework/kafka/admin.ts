@@ -9,6 +9,7 @@ import { decodeMetadata } from '../parallel/commit-metadata.ts';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from './offsets-partition.ts';
 import { privateCluster } from './private-cluster.ts';
 import { waitForLeaders } from './topic-leaders.ts';
+import { commandLine } from '../front-door.ts';
 
 export interface TopicRequest {
   topic: string;
@@ -329,7 +330,7 @@ export function unreachable(brokers: string[], cause: unknown): SluiceError {
     'BROKER_UNREACHABLE',
     `Cannot reach Kafka at ${brokers.join(',')} (${describeCause(cause)}). ` +
       'Check that the brokers are up and that bootstrapServers / custom.sluice.bootstrapServers / KAFKA_BROKERS name them; ' +
-      'leave all three unset to let `npm start` run a local broker.',
+      `leave all three unset to let \`${commandLine('start')}\` run a local broker.`,
     { retriable: true, cause },
   );
 }

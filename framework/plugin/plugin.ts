@@ -9,6 +9,7 @@
 import { pluginOptions } from '../cli/command-spec.ts';
 import { GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
 import { sluiceCustomSchema, sluiceEventSchema } from '../config/schema.ts';
+import { useFrontDoor } from '../front-door.ts';
 import { PRODUCE_OPTIONS } from './produce-options.ts';
 import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './serverless-api.ts';
 
@@ -94,6 +95,8 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
     readonly hooks: Record<string, () => Promise<void>>;
 
     constructor(serverless: Serverless, options: CliOptions, utils: PluginUtils) {
+      // A service has no npm start: messages name `npx serverless sluice …` (front-door.ts).
+      useFrontDoor('serverless');
       // The validator compiles and annotates what it is given: hand it copies of our schemas.
       const schemas = serverless.configSchemaHandler;
       schemas.defineFunctionEvent('aws', 'sluice', structuredClone(sluiceEventSchema));
