@@ -126,6 +126,10 @@ describe('serverless sluice start | produce | lag | status', () => {
     const nothing = sls(['sluice', 'produce', '--topic', topic], dir, '');
     expect(await nothing.exited, nothing.output()).not.toBe(0);
     expect(nothing.output()).toContain('stdin held no records. Nothing to send: give values after the options');
+    // A message names this door's commands: a service has no `npm start`.
+    const missing = sls(['sluice', 'produce', '--topic', `${topic}-missing`, 'v'], dir, '');
+    expect(await missing.exited, missing.output()).not.toBe(0);
+    expect(missing.output()).toContain(`Topic "${topic}-missing" does not exist on ${brokers().join(',')}. \`npx serverless sluice start\` creates the declared topics`);
     const event = sls(['sluice', 'generate-event', '--function', 'echo', '--value', 'hi'], dir);
     expect(await event.exited, event.output()).toBe(0);
     expect(event.output()).toContain(`"topic": "${topic}"`);
