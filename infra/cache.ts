@@ -3,6 +3,8 @@
  * registry): outside node_modules and the checkout, shared by every service of the user.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
@@ -31,4 +33,45 @@ export function resolveOnce(entry: string, resolve: () => Promise<void>): Promis
 /** A staging directory beside `entry`, this call's own (other processes and other calls of this one use others). */
 export function stagingFor(entry: string): string {
   return `${entry}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A lock older than this is an interrupted swap's (a swap takes milliseconds). */
+const STALE_LOCK_MS = 60_000;
+
+/**
+ * Puts a complete staging directory in place as `entry`, unless a complete one (with `marker`)
+ * is there already: true when this call's went in. Several processes resolving at once (two
+ * `npm start`s, a test run beside them) swap one at a time under `<entry>.lock`, so none removes
+ * an entry another just completed, and none fails renaming onto it (a review proved both with two
+ * processes: ENOTEMPTY, and a finished classpath replaced after its start had returned). An
+ * incomplete entry (no marker: an interrupted older resolution) is replaced. The staging directory
+ * is always gone afterwards.
+ */
+export async function moveIntoPlace(staging: string, entry: string, marker: string): Promise<boolean> {
+  const lock = `${entry}.lock`;
+  const deadline = Date.now() + 2 * STALE_LOCK_MS;
+  try {
+    for (;;) {
+      try {
+        await (await open(lock, 'wx')).close();
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+        if (age > STALE_LOCK_MS) await rm(lock, { force: true });
+        else if (Date.now() > deadline) throw new Error(`${lock} is held by another resolution for over ${STALE_LOCK_MS / 1000} s; remove it if no other start is running.`);
+        else await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    try {
+      if (existsSync(path.join(entry, marker))) return false;
+      await rm(entry, { recursive: true, force: true });
+      await rename(staging, entry);
+      return true;
+    } finally {
+      await rm(lock, { force: true });
+    }
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
 }

@@ -3,9 +3,9 @@
  * Maven Central by `mvn` into the user's cache (kafkaLibDir, marked with .resolved-<version>).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { resolveOnce, sluiceCacheRoot, stagingFor } from '../cache.ts';
+import { moveIntoPlace, resolveOnce, sluiceCacheRoot, stagingFor } from '../cache.ts';
 import { parseJavaMajor, tailLines } from './config.ts';
 import { CommandNotFoundError, runCapture } from './run.ts';
 
@@ -63,35 +63,33 @@ async function resolve(p: { kafkaDir: string; libDir: string; version: string; l
   // Resolved beside the cache entry and renamed into place when complete: the cache is shared by
   // every checkout and service of the user, so a second start meanwhile never sees half a classpath.
   const staging = stagingFor(p.libDir);
-  await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   const args = ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`, '-DincludeScope=runtime'];
-  let result;
+  let jars: string[];
   try {
-    result = await runCapture('mvn', args, { cwd: p.kafkaDir, timeoutMs: MVN_TIMEOUT_MS });
-  } catch (err) {
-    if (err instanceof CommandNotFoundError) {
-      throw new Error(`The local Kafka broker is resolved from Maven Central with Maven, but \`mvn\` was not found. Install Maven 3.8+ (e.g. \`apt-get install maven\` or \`brew install maven\`), ${USE_EXISTING}.`, { cause: err });
+    let result;
+    try {
+      result = await runCapture('mvn', args, { cwd: p.kafkaDir, timeoutMs: MVN_TIMEOUT_MS });
+    } catch (err) {
+      if (err instanceof CommandNotFoundError) {
+        throw new Error(`The local Kafka broker is resolved from Maven Central with Maven, but \`mvn\` was not found. Install Maven 3.8+ (e.g. \`apt-get install maven\` or \`brew install maven\`), ${USE_EXISTING}.`, { cause: err });
+      }
+      throw err;
     }
-    throw err;
-  }
-  if (result.code !== 0) {
+    if (result.code !== 0) {
+      const output = tailLines(`${result.stdout}\n${result.stderr}`.trim(), 30);
+      throw new Error(`\`mvn ${args.join(' ')}\` failed in ${p.kafkaDir} (exit ${result.code ?? result.signal}). Check network access to Maven Central and the pom, ${USE_EXISTING}.\n${output}`);
+    }
+    jars = (await readdir(staging)).filter((f) => f.endsWith('.jar'));
+    if (!jars.some((f) => f.startsWith(`kafka_2.13-${p.version}`))) {
+      throw new Error(`mvn finished but resolved no kafka_2.13-${p.version}.jar (found ${jars.length} jars); check infra/kafka/pom.xml.`);
+    }
+    await writeFile(path.join(staging, path.basename(marker)), `${new Date().toISOString()}\n`);
+  } catch (e) {
     await rm(staging, { recursive: true, force: true });
-    const output = tailLines(`${result.stdout}\n${result.stderr}`.trim(), 30);
-    throw new Error(`\`mvn ${args.join(' ')}\` failed in ${p.kafkaDir} (exit ${result.code ?? result.signal}). Check network access to Maven Central and the pom, ${USE_EXISTING}.\n${output}`);
+    throw e;
   }
-  const jars = (await readdir(staging)).filter((f) => f.endsWith('.jar'));
-  if (!jars.some((f) => f.startsWith(`kafka_2.13-${p.version}`))) {
-    await rm(staging, { recursive: true, force: true });
-    throw new Error(`mvn finished but resolved no kafka_2.13-${p.version}.jar (found ${jars.length} jars); check infra/kafka/pom.xml.`);
-  }
-  await writeFile(path.join(staging, path.basename(marker)), `${new Date().toISOString()}\n`);
-  if (existsSync(marker)) {
-    await rm(staging, { recursive: true, force: true }); // another start resolved them meanwhile
-    return;
-  }
-  // An incomplete entry (no marker: an interrupted older resolution) is replaced.
-  await rm(p.libDir, { recursive: true, force: true });
-  await rename(staging, p.libDir);
+  // Another start may have resolved them meanwhile: then its entry stays and ours goes.
+  if (!(await moveIntoPlace(staging, p.libDir, path.basename(marker)))) return;
   p.log(`Resolved ${jars.length} jars in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

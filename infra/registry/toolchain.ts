@@ -4,9 +4,9 @@
  * into the user's cache beside the Kafka jars, marked complete with .resolved-<version>.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { resolveOnce, sluiceCacheRoot, stagingFor } from '../cache.ts';
+import { moveIntoPlace, resolveOnce, sluiceCacheRoot, stagingFor } from '../cache.ts';
 import { tailLines } from '../kafka/config.ts';
 import { CommandNotFoundError, runCapture } from '../kafka/run.ts';
 
@@ -56,10 +56,8 @@ async function resolve(p: { pomDir: string; distDir: string; version: string; lo
       throw new Error(`mvn finished but the unpacked Apicurio Registry ${p.version} lacks ${missing.join(', ')}; check infra/registry/pom.xml (io.apicurio:apicurio-registry-app:${p.version}:tar.gz:all).`);
     }
     await writeFile(path.join(staging, path.basename(marker)), `${new Date().toISOString()}\n`);
-    if (existsSync(marker)) return; // another start resolved it meanwhile; the finally removes ours
-    // An incomplete entry (no marker: an interrupted older resolution) is replaced.
-    await rm(p.distDir, { recursive: true, force: true });
-    await rename(staging, p.distDir);
+    // Another start may have resolved it meanwhile: then its entry stays and ours goes.
+    if (!(await moveIntoPlace(staging, p.distDir, path.basename(marker)))) return;
     p.log(`Resolved Apicurio Registry ${p.version} into ${p.distDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     await rm(staging, { recursive: true, force: true });
