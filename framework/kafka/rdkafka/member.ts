@@ -157,10 +157,6 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       'fetch.wait.max.ms': o.maxWaitTimeMs,
       'fetch.min.bytes': o.minBytes,
       'max.partition.fetch.bytes': o.maxBytesPerPartition,
-      // librdkafka's own read-ahead queue, in payload bytes as it decompressed them (64 MiB by
-      // default, beside the member's buffers): no more than the member's. fetch.max.bytes follows
-      // it (librdkafka's default: the smaller of 50 MB and this), so a response is 10 MB compressed.
-      'queued.max.messages.kbytes': PREFETCH_BYTES / 1024,
       // The default (1 s) stalls the fetcher between fetches of a busy partition.
       'fetch.queue.backoff.ms': 10,
       rebalance_cb: (err: LibrdKafkaError, assignment: TopicPartition[]) => void rebalance(err, assignment),
