@@ -16,6 +16,7 @@ import { attachTerminalView } from '../observe/terminal-view.ts';
 import { runService, type RunningService } from '../poller/service-runner.ts';
 import { httpSettings } from './http-settings.ts';
 import { localRegistryFor, type LocalRegistry } from './local-registry.ts';
+import { preflight } from './preflight.ts';
 
 export interface RunLocalOptions {
   service: ServiceSpec;
@@ -97,6 +98,8 @@ export function runLocal(o: RunLocalOptions): LocalRun {
 
   const start = async () => {
     const triggers = selectTriggers(service, o.functionFilter);
+    // What needs no broker fails before one starts.
+    preflight(service, triggers, o.invoker);
     const http = httpSettings('local', o.env ?? process.env, service);
     invoker = createInvoker(o.invoker ?? { kind: 'local' }, service, triggers, logger, write);
     if (triggers.some((t) => !t.bootstrapServers)) {
