@@ -52,10 +52,10 @@ function slsPackage(dir: string, env: NodeJS.ProcessEnv): { code: number | null;
   return { code: run.status, output: `${run.stdout}${run.stderr}`, templateFile: join(out, 'cloudformation-template-update-stack.json') };
 }
 
-function packaged(dir: string, env: NodeJS.ProcessEnv): { template: Template; templateFile: string } {
+function packaged(dir: string, env: NodeJS.ProcessEnv): { template: Template; templateFile: string; output: string } {
   const run = slsPackage(dir, env);
   expect(run.code, run.output).toBe(0);
-  return { template: JSON.parse(readFileSync(run.templateFile, 'utf8')) as Template, templateFile: run.templateFile };
+  return { template: JSON.parse(readFileSync(run.templateFile, 'utf8')) as Template, templateFile: run.templateFile, output: run.output };
 }
 
 const ofType = (t: Template, type: string) => Object.keys(t.Resources).filter((id) => t.Resources[id]!.Type === type);
@@ -67,8 +67,14 @@ const containerEnv = (t: Template, name: string) =>
 describe('serverless package on the example service', () => {
   let template: Template;
   let templateFile: string;
+  let output: string;
   beforeAll(() => {
-    ({ template, templateFile } = packaged(serviceDir(readFileSync(join(REPO, 'serverless.yml'), 'utf8')), { KAFKA_BROKERS: EXAMPLE_BROKERS, SLUICE_IMAGE: 'example/sluice:1.0' }));
+    ({ template, templateFile, output } = packaged(serviceDir(readFileSync(join(REPO, 'serverless.yml'), 'utf8')), { KAFKA_BROKERS: EXAMPLE_BROKERS, SLUICE_IMAGE: 'example/sluice:1.0' }));
+  });
+
+  it('warns that a deploy needs the subnets and security groups the service does not give', () => {
+    expect(output).toContain('Sluice: the template needs SluiceSubnets and SluiceSecurityGroups at deploy');
+    expect(output).toContain('set custom.sluice.deploy.subnets and custom.sluice.deploy.securityGroups');
   });
 
   it('creates no AWS::Lambda::EventSourceMapping', () => {

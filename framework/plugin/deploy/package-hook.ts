@@ -14,6 +14,7 @@ import { checkMaxTasks } from './scaling.ts';
 import type { ScalingSettings } from './schema.ts';
 import { declaredSecretArns } from './secrets.ts';
 import { deploySettings } from './settings.ts';
+import { parametersWarning, parametersWithoutValue } from './stack-parameters.ts';
 import { IDS, pollerTemplate, type DeployedFunction } from './template.ts';
 
 export async function addPollerService(c: HookContext): Promise<void> {
@@ -47,6 +48,8 @@ export async function addPollerService(c: HookContext): Promise<void> {
     const fragment = pollerTemplate({ service, functions, settings, secretArns: declaredSecretArns(enabled) });
     if (fragment === undefined) return;
     mergeFragment(template, fragment);
+    const missing = parametersWithoutValue(settings, (serverless.service.provider as { stackParameters?: unknown }).stackParameters);
+    if (missing.length > 0) utils.log.warning(parametersWarning(missing));
     const where = settings.cluster ? `in cluster ${settings.cluster}` : 'in a new ECS cluster';
     utils.log.info(
       `Sluice: poller service ${IDS.service} (${settings.scaling ? `${settings.scaling.minTasks}–${settings.scaling.maxTasks}` : settings.desiredCount} × ${settings.cpu / 1024} vCPU, ${settings.memory} MiB, ${settings.image}) ${where}, ` +
