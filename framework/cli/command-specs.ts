@@ -12,10 +12,11 @@ export const TAIL: CommandSpec = {
     topic: { type: 'string', short: 't', usage: 'The topic to read' },
     'from-beginning': { type: 'boolean', usage: 'Start at the first record still in the log (default: new records only)' },
     count: { type: 'string', short: 'n', usage: 'Stop after this many records' },
+    exit: { type: 'boolean', short: 'e', usage: 'Stop at the end of the log as it was when tail started, like kcat -e (with --count, whichever comes first)' },
     json: { type: 'boolean', usage: 'One JSON object per record' },
     brokers: { type: 'string', short: 'b', usage: 'host:port,… (default: KAFKA_BROKERS, else the local Kafka)' },
   },
-  examples: ['npm run tail -- orders-failed --from-beginning', 'npm run tail -- orders --json -n 10'],
+  examples: ['npm run tail -- orders-failed --from-beginning', 'npm run tail -- orders --json -n 10', 'npm run tail -- orders-failed --from-beginning --exit'],
 };
 
 export const REDRIVE: CommandSpec = {

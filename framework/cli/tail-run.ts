@@ -19,8 +19,8 @@ export async function runTail(o: ParsedOptions, io: { brokers: string[]; logger:
   let seen = 0;
   await readTopic({
     kafka: createKafkaClient({ brokers: io.brokers, logger: io.logger, retries: 3 }),
-    brokers: io.brokers, topic, start: o['from-beginning'] === true ? 'beginning' : 'end', untilEnd: false, signal: stop.signal,
-    onReady: () => io.ready?.(`reading ${topic} on ${io.brokers.join(',')}${o['from-beginning'] === true ? ' from the beginning' : ', new records only'} (Ctrl-C stops)`),
+    brokers: io.brokers, topic, start: o['from-beginning'] === true ? 'beginning' : 'end', untilEnd: o.exit === true, signal: stop.signal,
+    onReady: () => io.ready?.(`reading ${topic} on ${io.brokers.join(',')}${o['from-beginning'] === true ? ' from the beginning' : ', new records only'}${o.exit === true ? ', to its end' : ''} (Ctrl-C stops)`),
     onRecord: (r) => {
       if (stop.signal.aborted) return;
       io.write(o.json === true ? recordJsonText(r) : recordText(r));

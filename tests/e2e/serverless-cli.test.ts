@@ -122,6 +122,10 @@ describe('serverless sluice start | produce | lag | status', () => {
     expect(await positional.exited, positional.output()).toBe(0);
     expect(positional.output()).toContain(`sent 2 records to ${topic}`);
     await start.waitFor(/\[echo\] got \d@\d \{"id":2\}/);
+    // --exit stops at the log's end as it was (kcat -e): the 3 + 2 + 2 records, without a count.
+    const toEnd = sls(['sluice', 'tail', '--topic', topic, '--from-beginning', '--exit', '--json'], dir);
+    expect(await toEnd.exited, toEnd.output()).toBe(0);
+    expect(toEnd.output().split('\n').filter((l) => l.startsWith('{"topic"'))).toHaveLength(7);
     // Nothing to send is an error that says what to give, not "sent 0 records".
     const nothing = sls(['sluice', 'produce', '--topic', topic], dir, '');
     expect(await nothing.exited, nothing.output()).not.toBe(0);
