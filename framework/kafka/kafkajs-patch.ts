@@ -5,9 +5,11 @@
  * before they are built), its runner (a stopping consumer does not rejoin its group) and its
  * fetch manager (no fetchers built after a stop, which spun for ever). npm applies it at install; an install that skipped scripts
  * (`--ignore-scripts`) has kafkajs unpatched, and one header named `constructor` would stop a
- * trigger for good. A poller refuses to start on such an install, naming the command that fixes it.
+ * trigger for good. A poller starting on such an install patches it (the same script, idempotent),
+ * and refuses to start only when it cannot, naming the command that fixes it.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SluiceError } from '../errors.ts';
@@ -24,18 +26,46 @@ export const PATCH_MARKERS: Readonly<Record<string, string>> = {
 
 let checked = false;
 
-/** Throws PREREQUISITE_MISSING when the kafkajs this process loads is not patched; checks once. */
+/** Throws PREREQUISITE_MISSING when the kafkajs this process loads is not patched and cannot be patched now; checks once. */
 export function assertKafkajsPatched(): void {
   if (checked) return;
-  const dir = dirname(createRequire(import.meta.url).resolve('kafkajs/package.json'));
-  const missing = Object.entries(PATCH_MARKERS).filter(([f, marker]) => !readFileSync(join(dir, f), 'utf8').includes(marker)).map(([f]) => f);
-  if (missing.length > 0) {
-    throw new SluiceError(
-      'PREREQUISITE_MISSING',
-      `kafkajs at ${dir} is not patched for Sluice (${missing.join(', ')}), so a hostile record could stop a trigger, and a stop could wait for the chunks of other members or hang. ` +
-        'npm applies the patch at install; after an install with --ignore-scripts run `node node_modules/serverless-sluice/infra/patches/kafkajs.mjs` ' +
-        '(in the Sluice repository: `node infra/patches/kafkajs.mjs`).',
-    );
-  }
+  ensureKafkajsPatched(dirname(createRequire(import.meta.url).resolve('kafkajs/package.json')), patchScript());
   checked = true;
+}
+
+/**
+ * Patches kafkajs at `dir` when it is not (an install that skipped scripts: `--ignore-scripts`, or
+ * npm's allowScripts not covering Sluice's postinstall), by running `script`, the patch npm runs at
+ * install; the patch is idempotent. Throws PREREQUISITE_MISSING, naming the command, when it
+ * cannot (node_modules read-only, a kafkajs of another version). `say` hears what was done.
+ */
+export function ensureKafkajsPatched(dir: string, script: string | undefined, say: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
+  const missingIn = () => Object.entries(PATCH_MARKERS).filter(([f, marker]) => !readFileSync(join(dir, f), 'utf8').includes(marker)).map(([f]) => f);
+  let missing = missingIn();
+  if (missing.length === 0) return;
+  let why = '';
+  if (script && existsSync(script)) {
+    const run = spawnSync(process.execPath, [script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    why = (run.stderr || run.error?.message || '').trim().split('\n').pop() ?? '';
+    missing = missingIn();
+    if (missing.length === 0) {
+      say(`sluice: kafkajs at ${dir} was not patched (an install that skipped scripts): patched it now`);
+      return;
+    }
+  }
+  throw new SluiceError(
+    'PREREQUISITE_MISSING',
+    `kafkajs at ${dir} is not patched for Sluice (${missing.join(', ')})${why ? ` and patching it failed (${why})` : ''}, so a hostile record could stop a trigger, and a stop could wait for the chunks of other members or hang. ` +
+      'npm applies the patch at install; after an install with --ignore-scripts run `node node_modules/serverless-sluice/infra/patches/kafkajs.mjs` ' +
+      '(in the Sluice repository: `node infra/patches/kafkajs.mjs`).',
+  );
+}
+
+/** The patch script of the installed serverless-sluice (or of this repository), if found. */
+function patchScript(): string | undefined {
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve('serverless-sluice/package.json')), 'infra', 'patches', 'kafkajs.mjs');
+  } catch {
+    return undefined;
+  }
 }
