@@ -8,7 +8,6 @@
  */
 import { pluginOptions } from '../cli/command-spec.ts';
 import { GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
-import { sluiceCustomSchema, sluiceEventSchema } from '../config/schema.ts';
 import { useFrontDoor } from '../front-door.ts';
 import { PRODUCE_OPTIONS } from './produce-options.ts';
 import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './serverless-api.ts';
@@ -97,10 +96,13 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
     constructor(serverless: Serverless, options: CliOptions, utils: PluginUtils) {
       // A service has no npm start: messages name `npx serverless sluice …` (front-door.ts).
       useFrontDoor('serverless');
-      // The validator compiles and annotates what it is given: hand it copies of our schemas.
+      // osls learns only that these are objects: Sluice's own validation (checkService, on every
+      // command) checks them against the whole schema with the messages npm start gives ("Did you
+      // mean "batchSize"?", the setting explained). Given the whole schema, osls's terser
+      // "unrecognized property 'batchsize'" and "must be >= 1" won on this door.
       const schemas = serverless.configSchemaHandler;
-      schemas.defineFunctionEvent('aws', 'sluice', structuredClone(sluiceEventSchema));
-      schemas.defineCustomProperties({ properties: { sluice: structuredClone(sluiceCustomSchema) } });
+      schemas.defineFunctionEvent('aws', 'sluice', { type: 'object' });
+      schemas.defineCustomProperties({ properties: { sluice: { type: 'object' } } });
 
       const context = { serverless, options, utils };
       this.hooks = {
