@@ -6,10 +6,16 @@
  */
 export type FrontDoor = 'npm' | 'serverless';
 
-let door: FrontDoor = 'npm';
+/**
+ * Kept on globalThis: from the sources, osls require()s the plugin through tsx while the command
+ * modules are imported as ESM, so this module can be loaded twice (an e2e run said `npm start`
+ * at the Serverless CLI's door); every copy reads the one value.
+ */
+const DOOR = Symbol.for('sluice.frontDoor');
+const held = globalThis as { [DOOR]?: FrontDoor };
 
 export function useFrontDoor(d: FrontDoor): void {
-  door = d;
+  held[DOOR] = d;
 }
 
 /**
@@ -18,7 +24,7 @@ export function useFrontDoor(d: FrontDoor): void {
  * differ (a positional topic there, `--topic` at the other).
  */
 export function commandLine(command: string, args = '', npmArgs = args): string {
-  if (door === 'serverless') return `npx serverless sluice ${command}${args ? ` ${args}` : ''}`;
+  if (held[DOOR] === 'serverless') return `npx serverless sluice ${command}${args ? ` ${args}` : ''}`;
   const npm = command === 'start' ? 'npm start' : `npm run ${command}`;
   return `${npm}${npmArgs ? ` -- ${npmArgs}` : ''}`;
 }

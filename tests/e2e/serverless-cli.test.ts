@@ -132,9 +132,13 @@ describe('serverless sluice start | produce | lag | status', () => {
     expect(await nothing.exited, nothing.output()).not.toBe(0);
     expect(nothing.output()).toContain('stdin held no records. Nothing to send: give values after the options');
     // A message names this door's commands: a service has no `npm start`.
-    const missing = sls(['sluice', 'produce', '--topic', `${topic}-missing`, 'v'], dir, '');
+    const missing = sls(['sluice', 'produce', '--topic', `${topic}-missing`, '--brokers', brokers().join(','), 'v'], dir, '');
     expect(await missing.exited, missing.output()).not.toBe(0);
     expect(missing.output()).toContain(`Topic "${topic}-missing" does not exist on ${brokers().join(',')}. \`npx serverless sluice start\` creates the declared topics`);
+    // No brokers for a topic no trigger declares, and no local Kafka: this door's command again.
+    const noBroker = sls(['sluice', 'produce', '--topic', `${topic}-missing`, 'v'], dir, '');
+    expect(await noBroker.exited, noBroker.output()).not.toBe(0);
+    expect(noBroker.output()).toMatch(/start it with `npx serverless sluice start`|does not exist on \S+\. `npx serverless sluice start` creates/);
     const event = sls(['sluice', 'generate-event', '--function', 'echo', '--value', 'hi'], dir);
     expect(await event.exited, event.output()).toBe(0);
     expect(event.output()).toContain(`"topic": "${topic}"`);
