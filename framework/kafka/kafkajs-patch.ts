@@ -5,8 +5,8 @@
  * before they are built), its runner (a stopping consumer does not rejoin its group) and its
  * fetch manager (no fetchers built after a stop, which spun for ever). npm applies it at install; an install that skipped scripts
  * (`--ignore-scripts`) has kafkajs unpatched, and one header named `constructor` would stop a
- * trigger for good. A poller starting on such an install patches it (the same script, idempotent),
- * and refuses to start only when it cannot, naming the command that fixes it.
+ * trigger for good. A poller starting on such an install patches it (the same script, idempotent)
+ * and stops, asking to be started again; when it cannot patch it, it names the command that does.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -37,20 +37,27 @@ export function assertKafkajsPatched(): void {
  * Patches kafkajs at `dir` when it is not (an install that skipped scripts: `--ignore-scripts`, or
  * npm's allowScripts not covering Sluice's postinstall), by running `script`, the patch npm runs at
  * install; the patch is idempotent. Throws PREREQUISITE_MISSING, naming the command, when it
- * cannot (node_modules read-only, a kafkajs of another version). `say` hears what was done.
+ * cannot (node_modules read-only, a kafkajs of another version). Patched, it throws too, asking
+ * for a restart: kafkajs's modules are loaded before this check runs (a review proved its runner
+ * and fetch manager in the module cache), so this process would run them unpatched.
  */
-export function ensureKafkajsPatched(dir: string, script: string | undefined, say: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
+export function ensureKafkajsPatched(dir: string, script: string | undefined): void {
   const missingIn = () => Object.entries(PATCH_MARKERS).filter(([f, marker]) => !readFileSync(join(dir, f), 'utf8').includes(marker)).map(([f]) => f);
   let missing = missingIn();
   if (missing.length === 0) return;
   let why = '';
   if (script && existsSync(script)) {
-    const run = spawnSync(process.execPath, [script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000 });
     why = (run.stderr || run.error?.message || '').trim().split('\n').pop() ?? '';
     missing = missingIn();
     if (missing.length === 0) {
-      say(`sluice: kafkajs at ${dir} was not patched (an install that skipped scripts): patched it now`);
-      return;
+      // This process has loaded kafkajs's consumer modules already (its patched runner and fetch
+      // manager among them), so it would run them unpatched: the next start runs them patched.
+      throw new SluiceError(
+        'PREREQUISITE_MISSING',
+        `kafkajs at ${dir} was not patched for Sluice (an install that skipped scripts: --ignore-scripts, or npm's allowScripts): it is patched now, ` +
+          'and this process had loaded parts of it unpatched already, so it stops here. Start it again.',
+      );
     }
   }
   throw new SluiceError(
