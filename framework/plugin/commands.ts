@@ -38,7 +38,7 @@ export async function start(c: HookContext): Promise<void> {
       ...(typeof c.options.partitions === 'string' ? { partitions: positive(c.options.partitions, '--partitions') } : {}),
       invoker: {
         ...parseInvokerChoice(optional(c.options.invoker), optional(c.options['lambda-endpoint'])),
-        watch: c.options['no-watch'] !== true,
+        watch: c.options.watch !== false,
       },
     });
     const failed = new AbortController();

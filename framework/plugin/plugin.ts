@@ -34,7 +34,8 @@ export const COMMANDS: Record<string, CommandDefinition> = {
           partitions: { usage: 'Partitions of topics created on the local Kafka (default 3)', type: 'string' },
           invoker: { usage: 'What runs the handlers: local (default, worker threads) or lambda (deployed, or --lambda-endpoint)', type: 'string' },
           'lambda-endpoint': { usage: "With --invoker lambda: the Lambda API to call, e.g. serverless-offline's http://localhost:3002", type: 'string' },
-          'no-watch': { usage: 'Do not reload a function when its sources change', type: 'boolean' },
+          // osls reads --no-watch as watch: false (and refused an option named no-watch: "unrecognized CLI options: --watch").
+          watch: { usage: 'Reload a function when its sources change (default); --no-watch turns it off', type: 'boolean' },
         },
       },
       lag: {

@@ -25,4 +25,12 @@ describe('positionalsAfter', () => {
   it('finds nothing when the command is not in argv', () => {
     expect(positionalsAfter(['sluice', 'produce'], ['sluice', 'tail', 'x'], PRODUCE)).toEqual([]);
   });
+
+  it('reads --no-<name> as osls does: <name> false, no value taken', () => {
+    expect(positionalsAfter(['sluice', 'produce'], argv(['-t', 'orders', '--no-verbose', '{"id":1}']), PRODUCE)).toEqual(['{"id":1}']);
+  });
+
+  it('refuses an empty argument, where osls stops reading options (a --key after it was lost)', () => {
+    expect(() => positionalsAfter(['sluice', 'produce'], argv(['-t', 'orders', 'a', '', '--key', 'k', 'b']), PRODUCE)).toThrow(/an empty argument: osls stops reading options at it/);
+  });
 });

@@ -7,6 +7,8 @@
  * carries its own, `--` ends the options.
  */
 
+import { UsageError } from '../errors.ts';
+
 export interface OptionShape {
   type?: string;
   shortcut?: string;
@@ -32,6 +34,8 @@ export function positionalsAfter(command: readonly string[], argv: readonly stri
   const args = argv.slice(at + command.length);
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    // osls's parser stops at an empty argument (its loop reads `(arg = args[i])`): what follows is not an option to it.
+    if (arg === '') throw new UsageError('an empty argument: osls stops reading options at it, so the options after it would be lost. Leave it out (an empty value can go in a JSON line on stdin: {"value":""}).');
     if (arg === '--') {
       out.push(...args.slice(i + 1));
       break;
@@ -43,9 +47,11 @@ export function positionalsAfter(command: readonly string[], argv: readonly stri
     }
     const { fullName, aliasNames, value } = m.groups!;
     if (value !== undefined || (aliasNames && aliasNames.length > 1)) continue;
+    // --no-<name> is <name>: false to osls, and takes no value.
+    if (fullName?.startsWith('no-')) continue;
     const name = fullName ?? byShortcut.get(aliasNames!) ?? aliasNames!;
     const next = args[i + 1];
-    if (takesValue(name) && next !== undefined && next !== '--' && !PARAM.test(next)) i++;
+    if (takesValue(name) && next !== undefined && next !== '' && next !== '--' && !PARAM.test(next)) i++;
   }
   return out;
 }
