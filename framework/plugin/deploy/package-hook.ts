@@ -48,7 +48,9 @@ export async function addPollerService(c: HookContext): Promise<void> {
     const fragment = pollerTemplate({ service, functions, settings, secretArns: declaredSecretArns(enabled) });
     if (fragment === undefined) return;
     mergeFragment(template, fragment);
-    const missing = parametersWithoutValue(settings, (serverless.service.provider as { stackParameters?: unknown }).stackParameters);
+    const missing = parametersWithoutValue(
+      settings, (serverless.service.provider as { stackParameters?: unknown }).stackParameters, (serverless.service as { resources?: { Parameters?: unknown } }).resources?.Parameters,
+    );
     if (missing.length > 0) utils.log.warning(parametersWarning(missing));
     const where = settings.cluster ? `in cluster ${settings.cluster}` : 'in a new ECS cluster';
     utils.log.info(

@@ -6,8 +6,12 @@
 import type { DeploySettings } from './settings.ts';
 import { IDS } from './template.ts';
 
-export function parametersWithoutValue(settings: Pick<DeploySettings, 'subnets' | 'securityGroups'>, stackParameters: unknown): string[] {
+export function parametersWithoutValue(settings: Pick<DeploySettings, 'subnets' | 'securityGroups'>, stackParameters: unknown, resourceParameters?: unknown): string[] {
   const given = new Set(Array.isArray(stackParameters) ? stackParameters.map((p) => (p as { ParameterKey?: unknown } | null)?.ParameterKey).filter((k): k is string => typeof k === 'string') : []);
+  // A default of the service's own (resources.Parameters, merged into the template after this hook) gives it too.
+  if (resourceParameters && typeof resourceParameters === 'object') {
+    for (const [name, p] of Object.entries(resourceParameters)) if (p && typeof p === 'object' && 'Default' in p) given.add(name);
+  }
   const needed = [...(settings.subnets ? [] : [IDS.subnets]), ...(settings.securityGroups ? [] : [IDS.securityGroups])];
   return needed.filter((name) => !given.has(name));
 }
