@@ -46,6 +46,7 @@ describe('hostile input', () => {
     const run = await runToEnd({ label: 'hostile', topic, failed, expected, trigger: { batchSize: 50 }, started: (started) => (h = started) });
     expect(run.stopped).toEqual([]);
     expect(run.wrong).toEqual([]);
+    expect(run.filtered.reported).toBeGreaterThanOrEqual(run.filtered.expected);
     expect(run.session).toEqual({ failedHeartbeats: 0, rebalances: 0, joins: 1 });
     expect(run.rss).toBeLessThan(rssBound);
     // A hang guard, not a speed target: kafkajs's producer alone takes a minute or two over the batch of 100,000 records.

@@ -111,6 +111,8 @@ export interface HostileRun {
   rss: number;
   /** Per case (kind/codec): the worst block and peak RSS while it was in the poller (an upper bound: per-case.ts). */
   cases: Map<string, CaseFigures>;
+  /** Records the poller reported filtered out (poller.filtered; a record fetched again is counted again), and how many were expected to be. */
+  filtered: { reported: number; expected: number };
   /** Offsets whose outcome was not the expected one. */
   wrong: string[];
 }
@@ -135,6 +137,7 @@ export async function runToEnd(o: {
   const stopped: unknown[] = [];
   let failedHeartbeats = 0;
   let rebalances = 0;
+  let filteredReported = 0;
   const sent = new Map<string, string>();
   let h: Harness;
   let watched: ReturnType<ReturnType<typeof watchProcess>['end']>;
@@ -150,6 +153,7 @@ export async function runToEnd(o: {
     h.events.on('group.rebalance_detected', () => (rebalances += 1));
     // KIP-848 (librdkafka): no heartbeat from the poller's loop to fail, but a partition taken away is a rebalance.
     h.events.on('group.rebalanced', (e) => (rebalances += e.revoked?.length ? 1 : 0));
+    h.events.on('poller.filtered', (e) => (filteredReported += e.count));
     h.events.on('poller.batch_received', (e) => {
       const cases = new Set<string>();
       for (let at = e.firstOffset; at <= e.lastOffset; at++) {
@@ -175,5 +179,9 @@ export async function runToEnd(o: {
   const { fates, wrong } = account(o.expected, invoked, inDestination);
   console.log(`[${o.label}] outcomes: ${describeCounts(fates, '; ')}`);
   console.log(`[${o.label}] per case, while it was in the poller (each an upper bound: a sample counts for the batches handed over either side of it):\n${describeCases(cases)}`);
-  return { stopped, session, rss, cases, wrong };
+  // "Filtered" above is what was neither invoked nor sent: a record committed over unseen would pass
+  // as filtered there, so the poller's own count must cover every record expected filtered.
+  const filtered = { reported: filteredReported, expected: [...o.expected.values()].filter((e) => e.fate === 'filtered').length };
+  console.log(`[${o.label}] filtered: ${filtered.reported} reported by the poller, ${filtered.expected} expected`);
+  return { stopped, session, rss, cases, filtered, wrong };
 }
