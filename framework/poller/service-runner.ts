@@ -206,6 +206,9 @@ function checkSessionTimeouts(triggers: TriggerSpec[], bounds: { min: number; ma
   if (problems.length) throw new ConfigError(problems.join('\n'));
 }
 
+/** Waits between the looks for a topic not in the metadata yet before it is refused (3.75 s in all). */
+const TOPIC_METADATA_WAITS_MS = [250, 500, 1_000, 2_000];
+
 async function prepareTopics(admin: ClusterAdmin, triggers: TriggerSpec[], create: { partitions: number } | undefined, logger: Logger): Promise<void> {
   const destinations = triggers.flatMap((t) => (t.failure.onFailure?.kind === 'kafka' ? [t.failure.onFailure.topic] : []));
   const topics = [...new Set([...triggers.map((t) => t.topic), ...destinations])];
@@ -214,7 +217,14 @@ async function prepareTopics(admin: ClusterAdmin, triggers: TriggerSpec[], creat
     for (const topic of created) logger.info('created topic', { topic, partitions: create.partitions });
     return;
   }
-  const missing = await admin.missingTopics(topics);
+  let missing = await admin.missingTopics(topics);
+  // A topic created a moment ago may not be in the metadata of the broker that answers yet (a
+  // cluster of several: the fault tier's start met it once): asked again for a few seconds first.
+  for (const waitMs of TOPIC_METADATA_WAITS_MS) {
+    if (missing.length === 0) break;
+    await new Promise((r) => setTimeout(r, waitMs));
+    missing = await admin.missingTopics(missing);
+  }
   if (missing.length) {
     const t = triggers.find((x) => missing.includes(x.topic));
     if (t) throw new SluiceError('CONFIG_INVALID', `${t.path}.topic: topic "${t.topic}" does not exist on ${admin.brokers.join(',')}. Create it, or fix the topic name.`);
