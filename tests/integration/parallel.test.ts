@@ -126,12 +126,16 @@ describe('parallelizationFactor', () => {
   });
 
   it('hands a partition from 1 member to 2 under load: the new owner skips what the metadata marks done, 0 overlaps, each key in order', async () => {
-    const count = 8_000;
     const topic = uniqueName('pf-rebalance');
     topics.push(topic);
     await createTopic(topic, 2);
     // A key always goes to the same partition, as a producer's partitioner does.
-    await produce(topic, Array.from({ length: count }, (_, i) => ({ key: `k${i % 100}`, value: `v${i}`, partition: i % 2 })));
+    let count = 0;
+    const more = async (n: number) => {
+      await produce(topic, Array.from({ length: n }, (_, j) => count + j).map((i) => ({ key: `k${i % 100}`, value: `v${i}`, partition: i % 2 })));
+      count += n;
+    };
+    await more(16_000);
     const groupId = uniqueName('group');
     const spans = new Map<string, Interval & { member: number; partition: number }>();
     const found: string[] = [];
@@ -149,6 +153,15 @@ describe('parallelizationFactor', () => {
     const one = await member(1);
     await waitFor('member 1 under way', () => one.completed().length >= 100, 60_000);
     const two = await member(2);
+    // The load lasts until the join has moved a partition, however long the join takes on a busy
+    // machine: KIP-848 moves it on the members' heartbeats (5 s apart by default), and CI drained a
+    // fixed backlog of 8,000 first. At least 4 s of work per partition stays ahead of member 1.
+    await waitFor('a partition moved to member 2 under load', async () => {
+      if (two.seen().length > 0) return true;
+      const lags = await offsets(groupId, topic);
+      if (lags.some((p) => p.logEnd - p.committed < 4_000)) await more(8_000);
+      return false;
+    }, 120_000, 250);
     await waitFor('all committed', async () => (await offsets(groupId, topic)).every((p) => p.committed === count / 2), 120_000);
 
     const seen = [...one.seen(), ...two.seen()];
