@@ -123,8 +123,14 @@ export async function startRecorder(o: RecorderOptions): Promise<Harness> {
   };
 }
 
+/**
+ * The complete lines of a file another process appends to: a line being written is not one yet
+ * (CI-20 read a 10 KB event cut at 8,192 bytes, mid-append, and JSON.parse threw).
+ */
 function readLines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+  if (!existsSync(file)) return [];
+  const text = readFileSync(file, 'utf8');
+  return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean);
 }
 
 export const recordsOf = (s: Seen) => Object.values(s.event.records).flat();
