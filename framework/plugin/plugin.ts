@@ -16,6 +16,7 @@ type Commands = typeof import('./commands.ts');
 type Service = typeof import('./service.ts');
 type PackageHook = typeof import('./deploy/package-hook.ts');
 type BuildHook = typeof import('./build/package-hook.ts');
+type DeployCheck = typeof import('./deploy/deploy-check.ts');
 /** Imports a module of this directory as native ESM (tsx's tsImport, from index.cjs). */
 export type LoadModule = (specifier: string) => Promise<unknown>;
 
@@ -125,6 +126,8 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
           (await buildHook()).bundleFunctions(context, typeof options.function === 'string' ? options.function : undefined),
         // The compiled template holds every function by now: add the poller's ECS service (deploy/).
         'package:compileEvents': async () => (await packageHook()).addPollerService(context),
+        // Packaged (or restored from --package): a parameter of the poller's with no value stops the deploy here, not in CloudFormation.
+        'before:deploy:deploy': async () => ((await load('./deploy/deploy-check.ts')) as DeployCheck).checkDeployParameters(context),
       };
     }
   };

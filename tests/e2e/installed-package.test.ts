@@ -5,7 +5,7 @@
  * registry serves today (4.x), each the service's own CLI. There `serverless sluice start` handles
  * and commits records sent with `serverless sluice produce`, `serverless sluice lag` shows lag 0,
  * `tsc` type-checks the handler (importing the helpers by name) with plain strict options, and
- * `serverless package` writes the poller's template, cfn-lint clean, and the function's zip,
+ * `serverless package`, without an image, writes the poller's template, cfn-lint clean, and the function's zip,
  * which Lambda's runtime client loads and runs (tests/support/lambda-runtime.ts) with the
  * package's helpers bundled in. `npm run test:node-versions` runs this file on Node.js 22 and 24.
  */
@@ -108,7 +108,7 @@ describe.each(CLIS)('the installed package, in a service of its own, with $spec'
     writeFileSync(
       join(dir, 'serverless.yml'),
       `service: shop\nframeworkVersion: '${readmeFrameworkVersion()}'\nconfigValidationMode: error\nplugins:\n  - serverless-sluice\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\n` +
-        `custom:\n  sluice:\n    deploy:\n      image: example/sluice:1.0\nfunctions:\n  orders:\n    handler: functions/orders.handler\n    environment:\n      RECORD_FILE: ${recordFile}\n    events:\n` +
+        `functions:\n  orders:\n    handler: functions/orders.handler\n    environment:\n      RECORD_FILE: ${recordFile}\n    events:\n` +
         `      - sluice:\n          topic: ${topic}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`,
     );
     // The README's install line as written, with the tarball for serverless-sluice; from npm's cache where it can.
@@ -146,10 +146,13 @@ describe.each(CLIS)('the installed package, in a service of its own, with $spec'
     expect(await start.exited, start.output()).toBe(0);
 
     const out = join(dir, 'out');
+    // Without an image, as the README's serverless.yml: the image is a stack parameter a deploy must give.
     const pack = sls(['package', '--package', out], dir, undefined, cli);
     expect(await pack.exited, pack.output()).toBe(0);
-    const template = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
+    expect(pack.output()).toContain("Sluice: the template needs SluiceImage (the poller's image)");
+    const template = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8')) as { Resources: Record<string, { Type: string }>; Parameters: Record<string, object> };
     expect(template.Resources.SluiceService?.Type).toBe('AWS::ECS::Service');
+    expect(template.Parameters.SluiceImage).not.toHaveProperty('Default');
     expect(Object.values(template.Resources).some((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toBe(false);
     cfnLint(join(out, 'cloudformation-template-update-stack.json'));
 

@@ -5,18 +5,19 @@
  * stand-in Lambda endpoint. Services are packaged from copies in temp directories (their
  * functions bundled from them, tests/e2e/lambda-artifacts.test.ts runs what that ships).
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO, runCli } from '../support/cli.ts';
 import { brokers, createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
 import { cfnLint } from '../support/cfn-lint.ts';
-import { OSLS } from '../support/sls.ts';
+import { NO_AWS, OSLS } from '../support/sls.ts';
 import { checkEmf } from '../support/emf.ts';
+import { dockerBuild } from '../support/dockerfile.ts';
 import { scrape } from '../support/prometheus.ts';
 
 const PLUGIN = join(REPO, 'framework', 'plugin', 'index.cjs');
@@ -73,8 +74,9 @@ describe('serverless package on the example service', () => {
   });
 
   it('warns that a deploy needs the subnets and security groups the service does not give', () => {
-    expect(output).toContain('Sluice: the template needs SluiceSubnets and SluiceSecurityGroups at deploy');
-    expect(output).toContain('set custom.sluice.deploy.subnets and custom.sluice.deploy.securityGroups');
+    expect(output).toContain("Sluice: the template needs SluiceSubnets (the poller's subnets), SluiceSecurityGroups (the poller's security groups), and nothing gives them");
+    expect(output).toContain('set custom.sluice.deploy.subnets, custom.sluice.deploy.securityGroups');
+    expect(output).not.toContain('SluiceImage (');
   });
 
   it('creates no AWS::Lambda::EventSourceMapping', () => {
@@ -86,7 +88,8 @@ describe('serverless package on the example service', () => {
       expect(template.Resources[id]?.Type, id).toBe(type);
     }
     expect(template.Resources.SluiceService!.Properties).toMatchObject({ LaunchType: 'FARGATE', DesiredCount: 1, TaskDefinition: { Ref: 'SluiceTaskDefinition' } });
-    expect(template.Resources.SluiceTaskDefinition!.Properties).toMatchObject({ Cpu: '256', Memory: '512', ContainerDefinitions: [{ Image: 'example/sluice:1.0' }] });
+    expect(template.Resources.SluiceTaskDefinition!.Properties).toMatchObject({ Cpu: '256', Memory: '512', ContainerDefinitions: [{ Image: { Ref: 'SluiceImage' } }] });
+    expect(template.Parameters.SluiceImage).toMatchObject({ Type: 'String', Default: 'example/sluice:1.0' });
     expect(Object.keys(template.Parameters)).toEqual(expect.arrayContaining(['SluiceSubnets', 'SluiceSecurityGroups', 'SluiceAssignPublicIp']));
   });
 
@@ -166,10 +169,37 @@ describe('serverless package with every deploy setting', () => {
     cfnLint(templateFile);
   });
 
-  it('fails without an image, naming the setting', () => {
-    const run = slsPackage(serviceDir(SERVICE('orders', '      desiredCount: 1\n', '          bootstrapServers: k:9092\n')), {});
-    expect(run.code).not.toBe(0);
-    expect(run.output).toContain('custom.sluice.deploy.image is required');
+  it('packages without an image, warning that a deploy needs SluiceImage; deploy refuses before CloudFormation until stackParameters give it', () => {
+    const dir = serviceDir(SERVICE('orders', '      desiredCount: 1\n      subnets: [subnet-0a1b2c3d]\n      securityGroups: [sg-0e3f4a5b]\n', '          bootstrapServers: k:9092\n'));
+    const { template, templateFile, output } = packaged(dir, {});
+    expect(output).toContain("Sluice: the template needs SluiceImage (the poller's image), and nothing gives it: set custom.sluice.deploy.image, or give it in provider.stackParameters");
+    expect(template.Parameters.SluiceImage).toEqual({ Type: 'String', Description: "The Sluice poller's container image (custom.sluice.deploy.image)", MinLength: 1 });
+    cfnLint(templateFile);
+
+    // Every AWS request goes to a loopback proxy that refuses it: the deploy never leaves the machine.
+    const deploy = (args: string[]) => {
+      const run = spawnSync(process.execPath, [OSLS, 'deploy', ...args], {
+        cwd: dir,
+        env: { ...process.env, ...NO_AWS, SLS_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      return { code: run.status, output: `${run.stdout}${run.stderr}` };
+    };
+    const refusal = "Sluice: this deploy needs SluiceImage (the poller's image), and nothing gives it";
+    for (const args of [[], ['--package', join(dir, 'out')]]) {
+      const refused = deploy(args);
+      expect(refused.code, refused.output).not.toBe(0);
+      expect(refused.output).toContain(refusal);
+      expect(refused.output).toContain('Nothing was deployed.');
+      expect(refused.output).not.toContain('Inaccessible host');
+    }
+    // Given as a stack parameter, the image passes the check: the deploy goes on to CloudFormation (the proxy).
+    writeFileSync(join(dir, 'serverless.yml'), readFileSync(join(dir, 'serverless.yml'), 'utf8').replace('  region: eu-west-1\n', '  region: eu-west-1\n  stackParameters:\n    - { ParameterKey: SluiceImage, ParameterValue: example/sluice:1.0 }\n'));
+    const given = deploy([]);
+    expect(given.code, given.output).not.toBe(0);
+    expect(given.output).not.toContain(refusal);
+    expect(given.output).toMatch(/Inaccessible host: `cloudformation\.eu-west-1\.amazonaws\.com' at port `9'/);
   });
 });
 
@@ -210,12 +240,7 @@ describe('the packaged poller container', () => {
   /** Invocations answered only once released: the lag stays still while they wait. */
   let held: Array<() => void> | undefined;
   let lambda: Server;
-  afterAll(async () => {
-    lambda?.close();
-    await deleteTopic(topic);
-  });
-
-  it('polls the triggers of SLUICE_TRIGGERS, invokes the deployed Lambda names, commits after success, and writes EMF metrics whose OffsetLag is the /metrics gauge', async () => {
+  beforeAll(async () => {
     // A stand-in for the Lambda API: GetFunction and Invoke (RequestResponse), recording each event.
     lambda = createServer((req, res) => {
       let body = '';
@@ -230,6 +255,13 @@ describe('the packaged poller container', () => {
       });
     });
     await new Promise<void>((resolve) => lambda.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    lambda?.close();
+    await deleteTopic(topic);
+  });
+
+  it('polls the triggers of SLUICE_TRIGGERS, invokes the deployed Lambda names, commits after success, and writes EMF metrics whose OffsetLag is the /metrics gauge', async () => {
     await createTopic(topic, 2);
     const group = uniqueName('deploy-group');
     const extra = `          consumerGroupId: ${group}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`;
@@ -286,4 +318,47 @@ describe('the packaged poller container', () => {
     expect(lines.reduce((n, l) => n + (l.Invocations as number), 0)).toBe(invoked.length);
     expect(lines.reduce((n, l) => n + (l.Errors as number) + (l.Throttles as number), 0)).toBe(0);
   });
+  it("runs from an image built by the package's installed.Dockerfile: from the packed package, without the repository", async () => {
+    // The tarball's files are what a service's node_modules/serverless-sluice holds: the build's context.
+    const work = mkdtempSync(join(tmpdir(), 'sluice-image-'));
+    dirs.push(work);
+    execFileSync('tar', ['-xzf', inject('tarball'), '-C', work]);
+    const context = join(work, 'package');
+    const started = Date.now();
+    // Two differences from Docker, both of this machine: npm's cache is the build's own (the
+    // Dockerfile cleans it), and the librdkafka binding's download needs the internet, so its step
+    // fails here as it would without one, and the Dockerfile goes on without it.
+    const image = dockerBuild(join(context, 'infra', 'deploy', 'installed.Dockerfile'), context, join(work, 'build'), {
+      replace: [[/npm rebuild @confluentinc\/kafka-javascript/, 'false']],
+      runEnv: { npm_config_cache: join(work, 'npm-cache') },
+    });
+    console.log(`[image] built without Docker in ${((Date.now() - started) / 1000).toFixed(1)} s: ${image.cmd.join(' ')} in ${image.workdir}`);
+    expect(image.log.join('\n')).toContain('sluice: patched kafkajs');
+    expect(image.log.join('\n')).toContain('the librdkafka binding did not install');
+    expect(existsSync(join(image.workdir, 'node_modules', 'osls')), 'devDependencies are not in the image').toBe(false);
+    expect(image.cmd.slice(0, 1)).toEqual(['node']);
+
+    const topic2 = uniqueName('image-e2e');
+    await createTopic(topic2, 1);
+    const group = uniqueName('image-group');
+    const extra = `          consumerGroupId: ${group}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`;
+    const { template } = packaged(serviceDir(SERVICE(topic2, '      image: example/sluice:1.0\n', extra)), {});
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH, ...image.env, SLUICE_TRIGGERS: containerEnv(template, 'SLUICE_TRIGGERS') as string, SLUICE_HTTP_PORT: '0',
+      AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE', AWS_SECRET_ACCESS_KEY: 'not-a-secret',
+      AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambda.address() as AddressInfo).port}`,
+    };
+    const before = invoked.length;
+    const poller = runCli(join(image.workdir, image.cmd[1]!), image.cmd.slice(2), { cwd: image.workdir, env, tsx: false });
+    try {
+      await poller.waitForOutput(/ready: shop \(prod\), 1 trigger\(s\)/, 60_000);
+      await produce(topic2, Array.from({ length: 3 }, (_, i) => ({ value: JSON.stringify({ i }) })));
+      await waitFor('3 records invoked', () => invoked.slice(before).reduce((n, i) => n + i.records, 0) === 3);
+      await waitFor('3 committed', async () => (await offsets(group, topic2))[0]!.committed === 3);
+    } finally {
+      poller.child.kill('SIGTERM');
+      expect(await poller.exited, poller.output()).toBe(0);
+      await deleteTopic(topic2);
+    }
+  }, 300_000);
 });

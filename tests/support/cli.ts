@@ -1,6 +1,6 @@
 /** Runs Sluice's CLI entry points as a user does (a real Node process), capturing output. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -17,7 +17,7 @@ export interface CliProcess {
 /** `tsx: false` runs JavaScript with plain node (the compiled package), without the TypeScript loader. */
 export function runCli(script: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; tsx?: boolean } = {}): CliProcess {
   const loader = options.tsx === false ? [] : ['--import', TSX];
-  const child = spawn(process.execPath, [...loader, join(REPO, script), ...args], {
+  const child = spawn(process.execPath, [...loader, isAbsolute(script) ? script : join(REPO, script), ...args], {
     cwd: options.cwd ?? REPO,
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],

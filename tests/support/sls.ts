@@ -5,6 +5,21 @@ import { REPO } from './cli.ts';
 
 export const OSLS = join(REPO, 'node_modules', 'osls', 'bin', 'serverless.js');
 
+/**
+ * For a `deploy` run in a test: credentials that are no one's, and every AWS request sent to a
+ * proxy on loopback that refuses it (osls's SDK honours HTTPS_PROXY, not AWS_ENDPOINT_URL), with
+ * no retries, so the deploy fails at its first request without leaving the machine.
+ */
+export const NO_AWS: NodeJS.ProcessEnv = {
+  AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
+  AWS_SECRET_ACCESS_KEY: 'not-a-secret',
+  AWS_PROFILE: '',
+  AWS_EC2_METADATA_DISABLED: 'true',
+  HTTPS_PROXY: 'http://127.0.0.1:9',
+  HTTP_PROXY: 'http://127.0.0.1:9',
+  SLS_AWS_REQUEST_MAX_RETRIES: '0',
+};
+
 export interface Sls {
   output(): string;
   exited: Promise<number | null>;

@@ -62,8 +62,13 @@ export function taskRole(o: TaskRoleInput): Cfn {
   return role(taskRolePolicy(o), THIS_ACCOUNTS_ECS);
 }
 
-/** ECS's own role for the task: pull the image (ECR only) and write the poller's log group. */
-export function executionRole(image: string, logGroupLogicalId: string): Cfn {
+/**
+ * ECS's own role for the task: pull the image (ECR only) and write the poller's log group. An image
+ * known when packaging gets pull rights on its repository alone; one given only at deploy (the
+ * SluiceImage parameter without a default) on this account's repositories in the stack's region,
+ * since CloudFormation cannot take a repository out of an image reference.
+ */
+export function executionRole(image: string | undefined, logGroupLogicalId: string): Cfn {
   const statements: Statement[] = [
     {
       Sid: 'WriteLogs',
@@ -72,7 +77,7 @@ export function executionRole(image: string, logGroupLogicalId: string): Cfn {
       Resource: [{ 'Fn::GetAtt': [logGroupLogicalId, 'Arn'] }],
     },
   ];
-  const repository = ecrRepositoryArn(image);
+  const repository = image === undefined ? ANY_REPOSITORY_HERE : ecrRepositoryArn(image);
   if (repository !== undefined) {
     // GetAuthorizationToken is account-wide: IAM accepts no other resource for it.
     statements.push({ Sid: 'EcrLogin', Effect: 'Allow', Action: ['ecr:GetAuthorizationToken'], Resource: ['*'] });
@@ -85,6 +90,8 @@ export function executionRole(image: string, logGroupLogicalId: string): Cfn {
   }
   return role(statements, THIS_ACCOUNTS_ECS);
 }
+
+const ANY_REPOSITORY_HERE: Cfn = { 'Fn::Sub': 'arn:${AWS::Partition}:ecr:${AWS::Region}:${AWS::AccountId}:repository/*' };
 
 /** The ECR repository of an image reference, or undefined for an image elsewhere (a public registry). */
 export function ecrRepositoryArn(image: string): Cfn | undefined {

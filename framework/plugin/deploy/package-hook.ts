@@ -14,7 +14,7 @@ import { checkMaxTasks } from './scaling.ts';
 import type { ScalingSettings } from './schema.ts';
 import { declaredSecretArns } from './secrets.ts';
 import { deploySettings } from './settings.ts';
-import { parametersWarning, parametersWithoutValue } from './stack-parameters.ts';
+import { parametersWarning, parametersWithoutValue, stackParameterValue } from './stack-parameters.ts';
 import { IDS, pollerTemplate, type DeployedFunction } from './template.ts';
 
 export async function addPollerService(c: HookContext): Promise<void> {
@@ -27,7 +27,10 @@ export async function addPollerService(c: HookContext): Promise<void> {
       utils.log.debug('sluice: no enabled sluice trigger, so no poller service in the template');
       return;
     }
-    const settings = deploySettings(getAt(serverless.configurationInput, ['custom', 'sluice', 'deploy']));
+    const written = deploySettings(getAt(serverless.configurationInput, ['custom', 'sluice', 'deploy']));
+    const stackParameters = (serverless.service.provider as { stackParameters?: unknown }).stackParameters;
+    // An image given as a stack parameter is known here too: the pull rights are scoped to its repository.
+    const settings = written && { ...written, image: written.image ?? stackParameterValue(stackParameters, IDS.image) };
     if (settings === undefined) {
       utils.log.notice('Sluice: custom.sluice.deploy.enabled is false: the template has no poller service; run the poller yourself.');
       return;
@@ -48,13 +51,11 @@ export async function addPollerService(c: HookContext): Promise<void> {
     const fragment = pollerTemplate({ service, functions, settings, secretArns: declaredSecretArns(enabled) });
     if (fragment === undefined) return;
     mergeFragment(template, fragment);
-    const missing = parametersWithoutValue(
-      settings, (serverless.service.provider as { stackParameters?: unknown }).stackParameters, (serverless.service as { resources?: { Parameters?: unknown } }).resources?.Parameters,
-    );
+    const missing = parametersWithoutValue(settings, stackParameters, (serverless.service as { resources?: { Parameters?: unknown } }).resources?.Parameters);
     if (missing.length > 0) utils.log.warning(parametersWarning(missing));
     const where = settings.cluster ? `in cluster ${settings.cluster}` : 'in a new ECS cluster';
     utils.log.info(
-      `Sluice: poller service ${IDS.service} (${settings.scaling ? `${settings.scaling.minTasks}–${settings.scaling.maxTasks}` : settings.desiredCount} × ${settings.cpu / 1024} vCPU, ${settings.memory} MiB, ${settings.image}) ${where}, ` +
+      `Sluice: poller service ${IDS.service} (${settings.scaling ? `${settings.scaling.minTasks}–${settings.scaling.maxTasks}` : settings.desiredCount} × ${settings.cpu / 1024} vCPU, ${settings.memory} MiB, ${settings.image ?? 'image from the SluiceImage parameter'}) ${where}, ` +
         `invoking ${Object.values(functions).map((f) => f.lambdaName).join(', ')}${settings.scaling ? `, scaling on OffsetLag to ${settings.scaling.targetLag}` : ''}`,
     );
   } catch (e) {

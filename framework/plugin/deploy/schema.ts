@@ -44,8 +44,9 @@ export const sluiceDeploySchema = {
     },
     image: {
       description:
-        'image is the poller container image built from infra/deploy/Dockerfile, e.g. ' +
-        '123456789012.dkr.ecr.us-east-1.amazonaws.com/sluice:1.0; it is required to package a service with sluice triggers.',
+        "image is the poller's container image (docs/deploying.md, \"The poller's image\"), e.g. " +
+        '123456789012.dkr.ecr.us-east-1.amazonaws.com/sluice:1.0; the default of the SluiceImage stack parameter. ' +
+        'Without it, package still works and a deploy needs SluiceImage in provider.stackParameters.',
       type: 'string',
       minLength: 1,
     },

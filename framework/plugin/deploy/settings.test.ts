@@ -30,12 +30,10 @@ describe('deploySettings', () => {
     expect(raw).toEqual(before);
   });
 
-  it('requires the image, naming the setting, how to build it and how to opt out', () => {
-    const message = errorOf(undefined);
-    expect(message).toContain('custom.sluice.deploy.image is required');
-    expect(message).toContain('infra/deploy/Dockerfile');
-    expect(message).toContain('custom.sluice.deploy.enabled: false');
-    expect(errorOf({ image: '  ' })).toContain('custom.sluice.deploy.image is required');
+  it('leaves the image to the SluiceImage stack parameter when it is not set, and refuses one of blanks', () => {
+    expect(deploySettings(undefined)?.image).toBeUndefined();
+    expect(deploySettings({ image: ` ${IMAGE} ` })?.image).toBe(IMAGE);
+    expect(errorOf({ image: '  ' })).toContain("custom.sluice.deploy.image is empty: name the poller's image");
   });
 
   it('returns undefined when the poller service is turned off, with or without an image', () => {

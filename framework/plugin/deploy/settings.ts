@@ -1,7 +1,8 @@
 /**
  * Pure: `custom.sluice.deploy` as written → the settings the template is built from, with
- * defaults applied and the rules a JSON schema cannot say (an image is needed once there is
- * something to run; a memory size Fargate allows with the CPU) checked, each with its fix.
+ * defaults applied and the rules a JSON schema cannot say (a memory size Fargate allows with the
+ * CPU; scaling's bounds) checked, each with its fix. The image may be left out: the template then
+ * takes it as the SluiceImage stack parameter, which a deploy must give (./stack-parameters.ts).
  */
 import { checkSluiceCustom } from '../../config/validate.ts';
 import { ConfigError } from '../../errors.ts';
@@ -10,7 +11,8 @@ import { DEPLOY_DEFAULTS, FARGATE_SIZES, type ScalingSettings } from './schema.t
 const AT = 'custom.sluice.deploy';
 
 export interface DeploySettings {
-  image: string;
+  /** The poller's image; undefined: none yet, the SluiceImage stack parameter has no default. */
+  image: string | undefined;
   /** CPU units (1024 = 1 vCPU). */
   cpu: number;
   /** MiB. */
@@ -39,13 +41,8 @@ export function deploySettings(raw: unknown): DeploySettings | undefined {
   if (input.enabled === false) return undefined;
 
   const found: string[] = [];
-  if (input.image === undefined || input.image.trim() === '') {
-    found.push(
-      `${AT}.image is required to package a service with sluice triggers: the poller's container image, built with ` +
-        'infra/deploy/Dockerfile and pushed to a registry the tasks can pull from, e.g. ' +
-        '"custom: { sluice: { deploy: { image: 123456789012.dkr.ecr.us-east-1.amazonaws.com/sluice:1.0 } } }" ' +
-        "(or ${env:SLUICE_IMAGE}). To package without the poller's service, set custom.sluice.deploy.enabled: false.",
-    );
+  if (input.image !== undefined && input.image.trim() === '') {
+    found.push(`${AT}.image is empty: name the poller's image (e.g. 123456789012.dkr.ecr.us-east-1.amazonaws.com/sluice:1.0), or leave image out and give the SluiceImage stack parameter at deploy.`);
   }
   const cpu = input.cpu ?? DEPLOY_DEFAULTS.cpu;
   const memory = input.memory ?? DEPLOY_DEFAULTS.memory;
@@ -64,7 +61,7 @@ export function deploySettings(raw: unknown): DeploySettings | undefined {
   }
   if (found.length > 0) throw problems(found);
   return {
-    image: input.image!.trim(),
+    image: input.image?.trim(),
     cpu,
     memory,
     architecture: input.architecture ?? DEPLOY_DEFAULTS.architecture,

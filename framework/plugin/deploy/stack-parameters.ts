@@ -1,27 +1,54 @@
 /**
  * Pure: the poller's stack parameters that have no default in the template and that
  * `provider.stackParameters` does not give, so a deploy would fail asking for them. `package`
- * printed only "Service packaged", and a failed deploy was the first sign.
+ * warns about them (it printed only "Service packaged", and a failed deploy was the first sign);
+ * `deploy` refuses before CloudFormation is asked (./deploy-check.ts).
  */
 import type { DeploySettings } from './settings.ts';
 import { IDS } from './template.ts';
 
-export function parametersWithoutValue(settings: Pick<DeploySettings, 'subnets' | 'securityGroups'>, stackParameters: unknown, resourceParameters?: unknown): string[] {
-  const given = new Set(Array.isArray(stackParameters) ? stackParameters.map((p) => (p as { ParameterKey?: unknown } | null)?.ParameterKey).filter((k): k is string => typeof k === 'string') : []);
+/** Each parameter's setting under custom.sluice.deploy and a value to show. */
+const NEEDED = [
+  { name: IDS.image, setting: 'image', what: "the poller's image", example: '123456789012.dkr.ecr.eu-west-1.amazonaws.com/sluice:1.0' },
+  { name: IDS.subnets, setting: 'subnets', what: "the poller's subnets", example: 'subnet-0abc1234,subnet-0def5678' },
+  { name: IDS.securityGroups, setting: 'securityGroups', what: "the poller's security groups", example: 'sg-0abc1234' },
+] as const;
+
+type Given = Pick<DeploySettings, 'image' | 'subnets' | 'securityGroups'>;
+
+/** The value provider.stackParameters gives a parameter, if it gives one. */
+export function stackParameterValue(stackParameters: unknown, name: string): string | undefined {
+  if (!Array.isArray(stackParameters)) return undefined;
+  const p = stackParameters.find((p) => (p as { ParameterKey?: unknown } | null)?.ParameterKey === name) as { ParameterValue?: unknown } | undefined;
+  return typeof p?.ParameterValue === 'string' && p.ParameterValue.trim() !== '' ? p.ParameterValue.trim() : undefined;
+}
+
+export function parametersWithoutValue(settings: Given, stackParameters: unknown, resourceParameters?: unknown): string[] {
+  const given = new Set<string>(NEEDED.map((n) => n.name).filter((name) => stackParameterValue(stackParameters, name) !== undefined));
   // A default of the service's own (resources.Parameters, merged into the template after this hook) gives it too.
   if (resourceParameters && typeof resourceParameters === 'object') {
     for (const [name, p] of Object.entries(resourceParameters)) if (p && typeof p === 'object' && 'Default' in p) given.add(name);
   }
-  const needed = [...(settings.subnets ? [] : [IDS.subnets]), ...(settings.securityGroups ? [] : [IDS.securityGroups])];
-  return needed.filter((name) => !given.has(name));
+  return NEEDED.filter((n) => settings[n.setting] === undefined && !given.has(n.name)).map((n) => n.name);
 }
 
-/** The warning `package` prints for them, with both ways to give them. */
-export function parametersWarning(missing: readonly string[]): string {
-  const settingOf: Record<string, string> = { [IDS.subnets]: 'subnets', [IDS.securityGroups]: 'securityGroups' };
+/** What names them, with both ways to give them; `when` is "at deploy" for package's warning. */
+function needs(missing: readonly string[]): string {
+  const ns = NEEDED.filter((n) => missing.includes(n.name));
+  const them = ns.length > 1 ? 'them' : 'it';
   return (
-    `Sluice: the template needs ${missing.join(' and ')} at deploy (the poller's ${missing.map((m) => settingOf[m]).join(' and ')}), and nothing gives ${missing.length > 1 ? 'them' : 'it'}: ` +
-    `set ${missing.map((m) => `custom.sluice.deploy.${settingOf[m]}`).join(' and ')} (e.g. [subnet-0abc1234] / [sg-0abc1234]), or give ` +
-    `${missing.length > 1 ? 'them' : 'it'} in provider.stackParameters (- ParameterKey: ${missing[0]}, ParameterValue: "subnet-0abc1234,subnet-0def5678"); a deploy without ${missing.length > 1 ? 'them' : 'it'} fails.`
+    `${ns.map((n) => `${n.name} (${n.what})`).join(', ')}, and nothing gives ${them}: set ` +
+    `${ns.map((n) => `custom.sluice.deploy.${n.setting}`).join(', ')}, or give ${them} in provider.stackParameters ` +
+    `(${ns.map((n) => `- ParameterKey: ${n.name}, ParameterValue: "${n.example}"`).join('; ')})`
   );
+}
+
+/** The warning `package` prints for them. */
+export function parametersWarning(missing: readonly string[]): string {
+  return `Sluice: the template needs ${needs(missing)}. Packaging is done; a deploy without ${missing.length > 1 ? 'them' : 'it'} is refused.`;
+}
+
+/** The error `deploy` stops with, before CloudFormation is asked. */
+export function parametersRefusal(missing: readonly string[]): string {
+  return `Sluice: this deploy needs ${needs(missing)}. Nothing was deployed.`;
 }

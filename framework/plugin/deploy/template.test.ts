@@ -51,7 +51,8 @@ describe('pollerTemplate', () => {
     expect(props(f, IDS.taskDefinition)).toMatchObject({ Family: 'shop-prod-sluice', RequiresCompatibilities: ['FARGATE'], NetworkMode: 'awsvpc', Cpu: '256', Memory: '512' });
     expect(props(f, IDS.service)).toMatchObject({ Cluster: { Ref: 'SluiceCluster' }, LaunchType: 'FARGATE', DesiredCount: 1 });
     expect(props(f, IDS.logGroup)).toEqual({ LogGroupName: '/sluice/shop-prod', RetentionInDays: 14 });
-    expect(container(f)).toMatchObject({ Image: 'example/sluice:1', Essential: true, StopTimeout: 77 });
+    expect(container(f)).toMatchObject({ Image: { Ref: 'SluiceImage' }, Essential: true, StopTimeout: 77 });
+    expect(f.Parameters.SluiceImage).toEqual({ Type: 'String', Description: "The Sluice poller's container image (custom.sluice.deploy.image)", Default: 'example/sluice:1', MinLength: 1 });
   });
 
   it('lets the task role invoke exactly the functions with enabled triggers, once each, and nothing else', () => {
@@ -163,6 +164,17 @@ describe('pollerTemplate', () => {
       ['PullImage', [{ 'Fn::Sub': 'arn:${AWS::Partition}:ecr:eu-west-1:123456789012:repository/team/sluice' }]],
     ]);
     expect(statements(build(), IDS.executionRole).map((s) => s.Sid)).toEqual(['WriteLogs']);
+  });
+
+  it('packages without an image: SluiceImage has no default, and the pull rights cover this account\'s repositories in the stack\'s region', () => {
+    const f = build(SHOP, { ...settings(), image: undefined });
+    expect(f.Parameters.SluiceImage).not.toHaveProperty('Default');
+    expect(container(f).Image).toEqual({ Ref: 'SluiceImage' });
+    expect(statements(f, IDS.executionRole).map((s) => [s.Sid, s.Resource])).toEqual([
+      ['WriteLogs', [{ 'Fn::GetAtt': ['SluiceLogGroup', 'Arn'] }]],
+      ['EcrLogin', ['*']],
+      ['PullImage', [{ 'Fn::Sub': 'arn:${AWS::Partition}:ecr:${AWS::Region}:${AWS::AccountId}:repository/*' }]],
+    ]);
   });
 
   it('keeps the stop timeout between 30 s and Fargate\'s 120 s: the longest invocation with the lambda invoker\'s 6.5 s, or a destination send, plus 10 s; and tells the poller', () => {

@@ -29,6 +29,7 @@ export const IDS = {
   subnets: 'SluiceSubnets',
   securityGroups: 'SluiceSecurityGroups',
   assignPublicIp: 'SluiceAssignPublicIp',
+  image: 'SluiceImage',
 } as const;
 
 export const CONTAINER_NAME = 'poller';
@@ -114,7 +115,7 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
         ContainerDefinitions: [
           {
             Name: CONTAINER_NAME,
-            Image: s.image,
+            Image: { Ref: IDS.image },
             Essential: true,
             // SIGTERM lets in-flight invocations finish and commit before the task stops; the
             // poller leaves the group without what still runs shortly before SIGKILL.
@@ -181,6 +182,7 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
 
   return {
     Parameters: {
+      [IDS.image]: { ...parameter('String', "The Sluice poller's container image (custom.sluice.deploy.image)", s.image), MinLength: 1 },
       [IDS.subnets]: parameter('List<AWS::EC2::Subnet::Id>', "Subnets of the Sluice poller's tasks (custom.sluice.deploy.subnets)", s.subnets?.join(',')),
       [IDS.securityGroups]: parameter(
         'List<AWS::EC2::SecurityGroup::Id>',

@@ -1,0 +1,38 @@
+/**
+ * The `before:deploy:deploy` hook: by then the framework has packaged the service (or restored a
+ * package, `deploy --package`) into `.serverless/`. A stack parameter of the poller's that the
+ * template gives no default and provider.stackParameters no value (SluiceImage when package ran
+ * without custom.sluice.deploy.image) would have CloudFormation refuse the stack after the upload:
+ * the deploy stops here instead, saying what to set.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../../errors.ts';
+import { userError, type HookContext } from '../service.ts';
+import { parametersRefusal, stackParameterValue } from './stack-parameters.ts';
+import { IDS } from './template.ts';
+
+/** osls's name for the template it deploys (naming.getCompiledTemplateFileName()). */
+const TEMPLATE = 'cloudformation-template-update-stack.json';
+const CHECKED = [IDS.image, IDS.subnets, IDS.securityGroups];
+
+/** Pure: the poller's parameters in `template` that a deploy gives no value. */
+export function parametersToGive(template: { Parameters?: Record<string, unknown> }, stackParameters: unknown): string[] {
+  return CHECKED.filter((name) => {
+    const p = template.Parameters?.[name];
+    return p !== undefined && !(p && typeof p === 'object' && 'Default' in p) && stackParameterValue(stackParameters, name) === undefined;
+  });
+}
+
+export async function checkDeployParameters(c: HookContext): Promise<void> {
+  const { serverless } = c;
+  if (serverless.service.provider.name !== 'aws') return;
+  const file = join(serverless.serviceDir, '.serverless', TEMPLATE);
+  if (!existsSync(file)) return; // osls says what is missing from the package
+  try {
+    const missing = parametersToGive(JSON.parse(readFileSync(file, 'utf8')) as { Parameters?: Record<string, unknown> }, (serverless.service.provider as { stackParameters?: unknown }).stackParameters);
+    if (missing.length > 0) throw new ConfigError(parametersRefusal(missing));
+  } catch (e) {
+    throw userError(c, e);
+  }
+}
