@@ -4,11 +4,10 @@
  * the command what it needs: the brokers (--brokers, else the trigger's, else KAFKA_BROKERS, else
  * the local Kafka that `npm start` runs), the service, and a signal that Ctrl-C aborts.
  */
-import { parseArgs } from 'node:util';
 import { parseBrokers } from '../config/brokers.ts';
 import type { ServiceSpec } from '../config/types.ts';
 import { createLogger, type Logger } from '../observe/logger.ts';
-import { fromArgv, helpText, parseArgsOptions, type CommandSpec, type ParsedOptions } from './command-spec.ts';
+import { fromArgv, helpText, parseArgsOptions, parseArgv, type CommandSpec, type ParsedOptions } from './command-spec.ts';
 import { runningLocalBroker } from './local-broker.ts';
 import { exitOnError } from './process.ts';
 import { loadServiceFromArgs } from './service-args.ts';
@@ -27,7 +26,7 @@ export interface NpmCommand {
 export function runNpmCommand(spec: CommandSpec, run: (c: NpmCommand) => Promise<void>): void {
   const main = async () => {
     const serviceOptions: Record<string, { type: 'string'; short: string }> = spec.service ? { config: { type: 'string', short: 'c' }, stage: { type: 'string', short: 's' } } : {};
-    const { values, positionals } = parseArgs({ allowPositionals: true, options: { ...parseArgsOptions(spec), ...serviceOptions, help: { type: 'boolean', short: 'h' } } });
+    const { values, positionals } = parseArgv({ ...parseArgsOptions(spec), ...serviceOptions, help: { type: 'boolean', short: 'h' } }, helpText(spec));
     if (values.help) return void console.log(helpText(spec));
     const o = fromArgv(spec, values as ParsedOptions, positionals);
     const stop = new AbortController();

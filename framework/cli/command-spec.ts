@@ -4,7 +4,9 @@
  * flags. A command's positional argument (`tail <topic>`) is also a flag (`--topic`), since the
  * Serverless CLI takes no positionals after a command.
  */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.ts';
+
 export interface OptionSpec {
   type: 'string' | 'boolean';
   short?: string;
@@ -77,4 +79,25 @@ export function wholeNumber(o: ParsedOptions, name: string, min = 0): number | u
   const n = Number(v);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} ${String(v)}: give a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
   return n;
+}
+
+/**
+ * node's parseArgs, whose refusals (an unknown option, a missing value) become a UsageError that
+ * says what was wrong and shows `usage`: they reached the user as a TypeError with its stack.
+ */
+export interface ParsedArgv {
+  values: Record<string, string | boolean | Array<string | boolean> | undefined>;
+  positionals: string[];
+}
+
+export function parseArgv(options: NonNullable<ParseArgsConfig['options']>, usage: string, args?: string[]): ParsedArgv {
+  try {
+    return parseArgs({ allowPositionals: true, options, ...(args ? { args } : {}) });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) throw e;
+    // "Unknown option '-t'. To specify a positional argument starting with a '-', …": the first sentence says it.
+    const said = (e as Error).message.replace(/\. To specify a positional argument[\s\S]*$/, '.');
+    throw new UsageError(`${said}\n\n${usage}`);
+  }
 }

@@ -5,6 +5,7 @@
  * and the note says so.
  */
 import { UsageError } from '../errors.ts';
+import { commandLine } from '../front-door.ts';
 import type { OutgoingRecord } from '../kafka/producer.ts';
 import { readRecordLines } from './send-records.ts';
 
@@ -15,6 +16,12 @@ export interface ProduceFlags {
   count?: string | undefined;
   values: string[];
   file?: string | undefined;
+}
+
+/** What produce says when it was given nothing to send, at the door in use. */
+export function nothingToSend(): string {
+  const example = commandLine('produce', `--topic <topic> '{"id":1}'`, `<topic> '{"id":1}'`);
+  return `Nothing to send: give values after the options (${example}), --value, --count, --file <jsonl>, or pipe JSON lines into ${commandLine('produce', '--topic <topic>', '<topic>')}.`;
 }
 
 export async function recordsToSend(f: ProduceFlags, nothingToSend: string, note: (line: string) => void): Promise<OutgoingRecord[]> {

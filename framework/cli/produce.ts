@@ -1,47 +1,45 @@
 /**
  * `npm run produce -- <topic> [value …]`: sends records for local testing. Values come from
- * the arguments, from --file, or from stdin, as JSON lines (see produce-input.ts).
+ * the arguments, from --value, --file, or stdin, as JSON lines (see produce-records.ts). The flags
+ * are `serverless sluice produce`'s (plugin/produce-options.ts), the topic also as the first argument.
  * Brokers: --brokers, else KAFKA_BROKERS, else the local broker that `npm start` runs.
  */
-import { parseArgs } from 'node:util';
-import { createLogger } from '../observe/logger.ts';
-import { brokersOf } from './cli-command.ts';
-import { exitOnError } from './process.ts';
-import { recordsToSend } from './produce-records.ts';
-import { sendRecords } from './send-records.ts';
 import { UsageError } from '../errors.ts';
+import { createLogger } from '../observe/logger.ts';
+import { PRODUCE_OPTIONS } from '../plugin/produce-options.ts';
+import { brokersOf } from './cli-command.ts';
+import { parseArgv } from './command-spec.ts';
+import { exitOnError } from './process.ts';
+import { nothingToSend, recordsToSend } from './produce-records.ts';
+import { sendRecords } from './send-records.ts';
 
-const USAGE = `Usage: npm run produce -- <topic> [value …] [--key <key>] [--header name=value …] [--count <n>] [--file <jsonl>] [--brokers host:port]
+const USAGE = `Usage: npm run produce -- <topic> [value …] [--key <key>] [--header name=value …] [--value <value>] [--count <n>] [--file <jsonl>] [--brokers host:port]
+       (or --topic <topic>, as npx serverless sluice produce takes it)
 
   npm run produce -- orders '{"id":1}' '{"id":2}'
   npm run produce -- orders --count 100            (sample records)
   npm run produce -- payments --file payments.jsonl  (one JSON value or {"key","value","headers"} per line)`;
 
+/** PRODUCE_OPTIONS as parseArgs options: one table for both doors. */
+const OPTIONS = Object.fromEntries(
+  Object.entries(PRODUCE_OPTIONS).map(([name, o]) => [name, { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const), ...(o.type === 'multiple' ? { multiple: true } : {}), ...(o.shortcut ? { short: o.shortcut } : {}) }]),
+);
+
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      key: { type: 'string', short: 'k' },
-      header: { type: 'string', multiple: true, short: 'H' },
-      count: { type: 'string', short: 'n' },
-      file: { type: 'string' },
-      brokers: { type: 'string', short: 'b' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const [topic, ...args] = positionals;
-  if (values.help || !topic) {
-    console.log(USAGE);
-    process.exitCode = values.help ? 0 : 2;
-    return;
-  }
+  const { values, positionals } = parseArgv({ ...OPTIONS, help: { type: 'boolean', short: 'h' } }, USAGE);
+  const given = values as Record<string, string | string[] | boolean | undefined>;
+  if (given.help) return void console.log(USAGE);
+  const fromFlag = typeof given.topic === 'string' ? given.topic : undefined;
+  const [topic, ...args] = fromFlag === undefined ? positionals : [fromFlag, ...positionals];
+  if (!topic) throw new UsageError(`Which topic? Give it first, or as --topic.\n\n${USAGE}`);
+  const str = (name: string) => (typeof given[name] === 'string' ? (given[name] as string) : undefined);
   const records = await recordsToSend(
-    { key: values.key, headers: values.header, count: values.count, values: args, file: values.file },
-    `Nothing to send: give values, --count, --file, or pipe JSON lines.\n\n${USAGE}`,
+    { key: str('key'), headers: given.header as string[] | undefined, count: str('count'), values: [...(str('value') !== undefined ? [str('value')!] : []), ...args], file: str('file') },
+    nothingToSend(),
     (line) => console.error(line),
   );
 
-  const brokers = await brokersOf({ brokers: values.brokers });
+  const brokers = await brokersOf({ brokers: str('brokers') });
   await sendRecords({ brokers, topic, records, logger: createLogger('produce') });
   console.log(`sent ${records.length} record${records.length === 1 ? '' : 's'} to ${topic} on ${brokers.join(',')}`);
 }

@@ -19,7 +19,7 @@ import { generateEvent as sampleEvent, runInvoke } from '../cli/invoke-run.ts';
 import { redriveSummary, runRedrive } from '../cli/redrive-run.ts';
 import { runTail } from '../cli/tail-run.ts';
 import { sendRecords } from '../cli/send-records.ts';
-import { recordsToSend } from '../cli/produce-records.ts';
+import { nothingToSend, recordsToSend } from '../cli/produce-records.ts';
 import { positionalsAfter } from './positionals.ts';
 import { PRODUCE_OPTIONS } from './produce-options.ts';
 import { runStatus, watchSeconds } from '../cli/status-run.ts';
@@ -106,7 +106,7 @@ export async function produce(c: HookContext): Promise<void> {
         key: optional(c.options.key), headers: headerList(c.options.header), count: optional(c.options.count),
         values: [...(typeof c.options.value === 'string' ? [c.options.value] : []), ...positionalsAfter(['sluice', 'produce'], process.argv.slice(2), PRODUCE_OPTIONS)], file,
       },
-      'Nothing to send: give values after the options (`serverless sluice produce --topic <topic> \'{"id":1}\'`), --value, --count, --file <jsonl>, or pipe JSON lines into `serverless sluice produce --topic <topic>`.',
+      nothingToSend(),
       (line) => c.utils.log.notice(line),
     );
     const brokers = await producerBrokers(c, topic);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TriggerLag } from '../../framework/cli/lag-report.ts';
-import { REPO } from '../support/cli.ts';
+import { REPO, runCli } from '../support/cli.ts';
 import { brokers, createTopic, deleteTopic, uniqueName } from '../support/kafka.ts';
 import { sls, type Sls } from '../support/sls.ts';
 
@@ -131,6 +131,23 @@ describe('serverless sluice start | produce | lag | status', () => {
     const nothing = sls(['sluice', 'produce', '--topic', topic], dir, '');
     expect(await nothing.exited, nothing.output()).not.toBe(0);
     expect(nothing.output()).toContain('stdin held no records. Nothing to send: give values after the options');
+    // The same bad input through both doors: the same message, each naming its own door's command.
+    const npmDoor = (args: string[]) => runCli('framework/cli/produce.ts', args, { env: { ...process.env, KAFKA_BROKERS: brokers().join(',') } });
+    const door = (text: string) => text.replaceAll('npx serverless sluice produce --topic <topic>', '<produce>').replaceAll('npm run produce -- <topic>', '<produce>');
+    for (const bad of [[], ['--count', '0'], ['--header', 'nope', 'v'], ['--bogus-flag', 'v']]) {
+      const viaSls = sls(['sluice', 'produce', '--topic', topic, ...bad], dir, '');
+      const viaNpm = npmDoor(['--topic', topic, ...bad]);
+      expect(await viaSls.exited, viaSls.output()).not.toBe(0);
+      expect(await viaNpm.exited, viaNpm.output()).toBe(1);
+      const said = /sluice: (.+)/.exec(viaNpm.output())?.[1];
+      expect(said, viaNpm.output()).toBeDefined();
+      if (bad[0] === '--bogus-flag') {
+        // osls refuses an option no command declares itself, before Sluice sees it.
+        expect(said).toBe("Unknown option '--bogus-flag'.");
+        expect(viaSls.output()).toContain('--bogus-flag');
+      } else expect(door(viaSls.output()), viaSls.output()).toContain(door(said!));
+      console.log(`[doors] produce ${bad.join(' ') || '(nothing)'}:\n  npm:        ${said}\n  serverless: ${/Error:\n(.+)/.exec(viaSls.output())?.[1] ?? viaSls.output().trim().split('\n').at(-1)}`);
+    }
     // A message names this door's commands: a service has no `npm start`.
     const missing = sls(['sluice', 'produce', '--topic', `${topic}-missing`, '--brokers', brokers().join(','), 'v'], dir, '');
     expect(await missing.exited, missing.output()).not.toBe(0);
