@@ -46,6 +46,8 @@ export interface Serverless {
       runtime?: string;
       environment?: Record<string, unknown>;
       compiledCloudFormationTemplate?: CloudFormationTemplate;
+      /** What a new stack is created from (the deployment bucket), written at package:initialize. */
+      coreCloudFormationTemplate?: CloudFormationTemplate;
     };
     configValidationMode?: 'error' | 'warn' | 'off';
     /** As written: a list of names, or `{ modules, localPath }`. */

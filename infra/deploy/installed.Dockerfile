@@ -10,8 +10,9 @@
 # infra/deploy/Dockerfile builds the same image from the sources.
 ARG NODE_VERSION=22
 
-# 1. The package's production dependencies (its versions are pinned; its devDependencies, which
-#    npm would still resolve, are dropped first). No install scripts, then the
+# 1. The package's production dependencies (it pins their versions; theirs resolve within their
+#    ranges, as in a service's install; its devDependencies, which npm would still resolve, are
+#    dropped first). No install scripts, then the
 #    one install step that is needed, Sluice's patch of kafkajs (docs/how-it-works.md, "How the
 #    bounds are enforced"), and the librdkafka engine's binding (an optional dependency), whose
 #    install downloads the prebuilt librdkafka for the image's platform. Should that fail, the

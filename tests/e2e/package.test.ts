@@ -193,13 +193,21 @@ describe('serverless package with every deploy setting', () => {
       expect(refused.output).toContain(refusal);
       expect(refused.output).toContain('Nothing was deployed.');
       expect(refused.output).not.toContain('Inaccessible host');
+      // A package made before has its template fixed: setting the image now needs a new package.
+      if (args.length) expect(refused.output).toContain('whose template is fixed: set it, then package again');
     }
     // Given as a stack parameter, the image passes the check: the deploy goes on to CloudFormation (the proxy).
-    writeFileSync(join(dir, 'serverless.yml'), readFileSync(join(dir, 'serverless.yml'), 'utf8').replace('  region: eu-west-1\n', '  region: eu-west-1\n  stackParameters:\n    - { ParameterKey: SluiceImage, ParameterValue: example/sluice:1.0 }\n'));
+    writeFileSync(join(dir, 'serverless.yml'), readFileSync(join(dir, 'serverless.yml'), 'utf8').replace('  region: eu-west-1\n', '  region: eu-west-1\n  stackParameters:\n    - { ParameterKey: SluiceImage, ParameterValue: 123456789012.dkr.ecr.eu-west-1.amazonaws.com/sluice:2.0 }\n'));
     const given = deploy([]);
     expect(given.code, given.output).not.toBe(0);
     expect(given.output).not.toContain(refusal);
     expect(given.output).toMatch(/Inaccessible host: `cloudformation\.eu-west-1\.amazonaws\.com' at port `9'/);
+    // A new stack is created from the core template with provider.stackParameters: it declares the ones given (CloudFormation refuses others).
+    const core = JSON.parse(readFileSync(join(dir, '.serverless', 'cloudformation-template-create-stack.json'), 'utf8')) as Template;
+    expect(Object.keys(core.Parameters ?? {})).toEqual(['SluiceImage']);
+    const full = JSON.parse(readFileSync(join(dir, '.serverless', 'cloudformation-template-update-stack.json'), 'utf8')) as Template;
+    expect(JSON.stringify(full.Resources.SluiceTaskExecutionRole)).toContain('"arn:${AWS::Partition}:ecr:eu-west-1:123456789012:repository/sluice"');
+
   });
 });
 

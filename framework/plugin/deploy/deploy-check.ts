@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../errors.ts';
 import { userError, type HookContext } from '../service.ts';
-import { parametersRefusal, stackParameterValue } from './stack-parameters.ts';
+import { hasDefault, parametersRefusal, stackParameterGiven } from './stack-parameters.ts';
 import { IDS } from './template.ts';
 
 /** osls's name for the template it deploys (naming.getCompiledTemplateFileName()). */
@@ -20,7 +20,7 @@ const CHECKED = [IDS.image, IDS.subnets, IDS.securityGroups];
 export function parametersToGive(template: { Parameters?: Record<string, unknown> }, stackParameters: unknown): string[] {
   return CHECKED.filter((name) => {
     const p = template.Parameters?.[name];
-    return p !== undefined && !(p && typeof p === 'object' && 'Default' in p) && stackParameterValue(stackParameters, name) === undefined;
+    return p !== undefined && !hasDefault(p) && !stackParameterGiven(stackParameters, name);
   });
 }
 
@@ -31,7 +31,8 @@ export async function checkDeployParameters(c: HookContext): Promise<void> {
   if (!existsSync(file)) return; // osls says what is missing from the package
   try {
     const missing = parametersToGive(JSON.parse(readFileSync(file, 'utf8')) as { Parameters?: Record<string, unknown> }, (serverless.service.provider as { stackParameters?: unknown }).stackParameters);
-    if (missing.length > 0) throw new ConfigError(parametersRefusal(missing));
+    const packagedBefore = typeof c.options.package === 'string' || typeof serverless.service.package.path === 'string';
+    if (missing.length > 0) throw new ConfigError(parametersRefusal(missing, packagedBefore));
   } catch (e) {
     throw userError(c, e);
   }

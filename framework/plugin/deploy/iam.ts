@@ -16,7 +16,8 @@ export interface Statement {
 }
 
 const VERSION = '2012-10-17';
-const ECR_IMAGE = /^(\d{12})\.dkr\.ecr(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?\/([a-z0-9._/-]+?)(?::[\w.-]+)?(?:@sha256:[0-9a-f]{64})?$/;
+/** An ECR image: the IPv4 host (FIPS, China) or the dual-stack one, <account>.dkr-ecr.<region>.on.aws. */
+const ECR_IMAGE = /^(\d{12})\.(?:dkr\.ecr(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?|dkr-ecr(?:-fips)?\.([a-z0-9-]+)\.on\.aws)\/([a-z0-9._/-]+?)(?::[\w.-]+)?(?:@sha256:[0-9a-f]{64})?$/;
 
 export interface TaskRoleInput {
   /** Logical ids of the triggered functions' AWS::Lambda::Function resources. */
@@ -97,8 +98,8 @@ const ANY_REPOSITORY_HERE: Cfn = { 'Fn::Sub': 'arn:${AWS::Partition}:ecr:${AWS::
 export function ecrRepositoryArn(image: string): Cfn | undefined {
   const m = ECR_IMAGE.exec(image);
   if (m === null) return undefined;
-  const [, account, region, repository] = m;
-  return { 'Fn::Sub': `arn:\${AWS::Partition}:ecr:${region}:${account}:repository/${repository}` };
+  const [, account, region, dualStackRegion, repository] = m;
+  return { 'Fn::Sub': `arn:\${AWS::Partition}:ecr:${region ?? dualStackRegion}:${account}:repository/${repository}` };
 }
 
 function role(statements: Statement[], condition?: Cfn): Cfn {

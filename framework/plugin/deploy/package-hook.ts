@@ -5,6 +5,8 @@
  * Only config/ and this directory are loaded: packaging never loads kafkajs or the poller,
  * except with scaling set, to read the topics' partition counts (./partition-counts.ts).
  */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { getAt } from '../../config/path.ts';
 import type { TriggerSpec } from '../../config/types.ts';
 import { frameworkLogger } from '../framework-logger.ts';
@@ -14,8 +16,11 @@ import { checkMaxTasks } from './scaling.ts';
 import type { ScalingSettings } from './schema.ts';
 import { declaredSecretArns } from './secrets.ts';
 import { deploySettings } from './settings.ts';
-import { parametersWarning, parametersWithoutValue, stackParameterValue } from './stack-parameters.ts';
+import { namedInStackParameters, parametersWarning, parametersWithoutValue, stackParameterGiven, stackParameterValue } from './stack-parameters.ts';
 import { IDS, pollerTemplate, type DeployedFunction } from './template.ts';
+
+/** osls's name for the template a new stack is created from (naming.getCoreTemplateFileName()). */
+const CORE_TEMPLATE = 'cloudformation-template-create-stack.json';
 
 export async function addPollerService(c: HookContext): Promise<void> {
   const { serverless, utils } = c;
@@ -27,10 +32,8 @@ export async function addPollerService(c: HookContext): Promise<void> {
       utils.log.debug('sluice: no enabled sluice trigger, so no poller service in the template');
       return;
     }
-    const written = deploySettings(getAt(serverless.configurationInput, ['custom', 'sluice', 'deploy']));
+    const settings = deploySettings(getAt(serverless.configurationInput, ['custom', 'sluice', 'deploy']));
     const stackParameters = (serverless.service.provider as { stackParameters?: unknown }).stackParameters;
-    // An image given as a stack parameter is known here too: the pull rights are scoped to its repository.
-    const settings = written && { ...written, image: written.image ?? stackParameterValue(stackParameters, IDS.image) };
     if (settings === undefined) {
       utils.log.notice('Sluice: custom.sluice.deploy.enabled is false: the template has no poller service; run the poller yourself.');
       return;
@@ -48,14 +51,18 @@ export async function addPollerService(c: HookContext): Promise<void> {
       }
       functions[key] = { lambdaName, logicalId };
     }
-    const fragment = pollerTemplate({ service, functions, settings, secretArns: declaredSecretArns(enabled) });
+    // The image CloudFormation will run: a stack parameter's value wins over the default (custom.sluice.deploy.image);
+    // UsePreviousValue keeps the stack's, unknown here.
+    const pullImage = stackParameterGiven(stackParameters, IDS.image) ? stackParameterValue(stackParameters, IDS.image) : settings.image;
+    const fragment = pollerTemplate({ service, functions, settings, secretArns: declaredSecretArns(enabled), pullImage });
     if (fragment === undefined) return;
     mergeFragment(template, fragment);
+    declareForCreate(c, fragment, stackParameters);
     const missing = parametersWithoutValue(settings, stackParameters, (serverless.service as { resources?: { Parameters?: unknown } }).resources?.Parameters);
     if (missing.length > 0) utils.log.warning(parametersWarning(missing));
     const where = settings.cluster ? `in cluster ${settings.cluster}` : 'in a new ECS cluster';
     utils.log.info(
-      `Sluice: poller service ${IDS.service} (${settings.scaling ? `${settings.scaling.minTasks}–${settings.scaling.maxTasks}` : settings.desiredCount} × ${settings.cpu / 1024} vCPU, ${settings.memory} MiB, ${settings.image ?? 'image from the SluiceImage parameter'}) ${where}, ` +
+      `Sluice: poller service ${IDS.service} (${settings.scaling ? `${settings.scaling.minTasks}–${settings.scaling.maxTasks}` : settings.desiredCount} × ${settings.cpu / 1024} vCPU, ${settings.memory} MiB, ${pullImage ?? settings.image ?? 'image from the SluiceImage parameter'}) ${where}, ` +
         `invoking ${Object.values(functions).map((f) => f.lambdaName).join(', ')}${settings.scaling ? `, scaling on OffsetLag to ${settings.scaling.targetLag}` : ''}`,
     );
   } catch (e) {
@@ -80,4 +87,19 @@ async function checkScaling(c: HookContext, scaling: ScalingSettings, triggers: 
     return;
   }
   checkMaxTasks(scaling, counts);
+}
+
+/**
+ * osls creates a new stack from the core template (its deployment bucket alone) and sends
+ * provider.stackParameters with it: CloudFormation refuses parameters a template does not declare,
+ * so a first deploy giving SluiceImage (or the networking) that way failed. The core template
+ * declares the ones stackParameters names, unused there; the full template uses them.
+ */
+function declareForCreate(c: HookContext, fragment: { Parameters: Record<string, unknown> }, stackParameters: unknown): void {
+  const names = namedInStackParameters(stackParameters);
+  const core = c.serverless.service.provider.coreCloudFormationTemplate;
+  if (names.length === 0 || core === undefined) return;
+  core.Parameters = { ...core.Parameters, ...Object.fromEntries(names.map((n) => [n, fragment.Parameters[n]])) };
+  const file = join(c.serverless.serviceDir, '.serverless', CORE_TEMPLATE);
+  if (existsSync(file)) writeFileSync(file, JSON.stringify(core, null, 2));
 }

@@ -16,20 +16,43 @@ const NEEDED = [
 
 type Given = Pick<DeploySettings, 'image' | 'subnets' | 'securityGroups'>;
 
+type StackParameter = { ParameterKey?: unknown; ParameterValue?: unknown; UsePreviousValue?: unknown };
+
+function entryOf(stackParameters: unknown, name: string): StackParameter | undefined {
+  if (!Array.isArray(stackParameters)) return undefined;
+  return stackParameters.find((p) => (p as StackParameter | null)?.ParameterKey === name) as StackParameter | undefined;
+}
+
 /** The value provider.stackParameters gives a parameter, if it gives one. */
 export function stackParameterValue(stackParameters: unknown, name: string): string | undefined {
-  if (!Array.isArray(stackParameters)) return undefined;
-  const p = stackParameters.find((p) => (p as { ParameterKey?: unknown } | null)?.ParameterKey === name) as { ParameterValue?: unknown } | undefined;
+  const p = entryOf(stackParameters, name);
   return typeof p?.ParameterValue === 'string' && p.ParameterValue.trim() !== '' ? p.ParameterValue.trim() : undefined;
 }
 
+/** A value, or UsePreviousValue: true (an update keeps the stack's value). */
+export function stackParameterGiven(stackParameters: unknown, name: string): boolean {
+  return stackParameterValue(stackParameters, name) !== undefined || entryOf(stackParameters, name)?.UsePreviousValue === true;
+}
+
+/** The Sluice parameters provider.stackParameters names at all. */
+export function namedInStackParameters(stackParameters: unknown): string[] {
+  return NEEDED.map((n) => n.name).filter((name) => entryOf(stackParameters, name) !== undefined);
+}
+
 export function parametersWithoutValue(settings: Given, stackParameters: unknown, resourceParameters?: unknown): string[] {
-  const given = new Set<string>(NEEDED.map((n) => n.name).filter((name) => stackParameterValue(stackParameters, name) !== undefined));
+  const given = new Set<string>(NEEDED.map((n) => n.name).filter((name) => stackParameterGiven(stackParameters, name)));
   // A default of the service's own (resources.Parameters, merged into the template after this hook) gives it too.
   if (resourceParameters && typeof resourceParameters === 'object') {
-    for (const [name, p] of Object.entries(resourceParameters)) if (p && typeof p === 'object' && 'Default' in p) given.add(name);
+    for (const [name, p] of Object.entries(resourceParameters)) if (hasDefault(p)) given.add(name);
   }
   return NEEDED.filter((n) => settings[n.setting] === undefined && !given.has(n.name)).map((n) => n.name);
+}
+
+/** A parameter declaration with a default CloudFormation takes: an empty one is refused by MinLength 1 or as a list of none. */
+export function hasDefault(p: unknown): boolean {
+  if (!p || typeof p !== 'object' || !('Default' in p)) return false;
+  const d = (p as { Default: unknown }).Default;
+  return !(typeof d === 'string' && d.trim() === '');
 }
 
 /** What names them, with both ways to give them; `when` is "at deploy" for package's warning. */
@@ -49,6 +72,7 @@ export function parametersWarning(missing: readonly string[]): string {
 }
 
 /** The error `deploy` stops with, before CloudFormation is asked. */
-export function parametersRefusal(missing: readonly string[]): string {
-  return `Sluice: this deploy needs ${needs(missing)}. Nothing was deployed.`;
+export function parametersRefusal(missing: readonly string[], packagedBefore = false): string {
+  const again = packagedBefore ? ' This deploy uses a package made before (--package or package.path), whose template is fixed: set it, then package again.' : '';
+  return `Sluice: this deploy needs ${needs(missing)}.${again} Nothing was deployed.`;
 }

@@ -3,7 +3,7 @@ import { resolveService } from '../../config/load.ts';
 import type { ServiceSpec } from '../../config/types.ts';
 import { isConfigError } from '../../errors.ts';
 import { parseContainerConfig, TRIGGERS_ENV } from './container-config.ts';
-import type { Statement } from './iam.ts';
+import { ecrRepositoryArn, type Statement } from './iam.ts';
 import { declaredSecretArns } from './secrets.ts';
 import { deploySettings, type DeploySettings } from './settings.ts';
 import { IDS, pollerTemplate, type DeployedFunction, type TemplateFragment } from './template.ts';
@@ -164,6 +164,19 @@ describe('pollerTemplate', () => {
       ['PullImage', [{ 'Fn::Sub': 'arn:${AWS::Partition}:ecr:eu-west-1:123456789012:repository/team/sluice' }]],
     ]);
     expect(statements(build(), IDS.executionRole).map((s) => s.Sid)).toEqual(['WriteLogs']);
+  });
+
+  it('scopes the pull rights to an ECR dual-stack image (<account>.dkr-ecr.<region>.on.aws) as to any ECR image', () => {
+    expect(ecrRepositoryArn('123456789012.dkr-ecr.us-east-1.on.aws/team/sluice:1.0')).toEqual({ 'Fn::Sub': 'arn:${AWS::Partition}:ecr:us-east-1:123456789012:repository/team/sluice' });
+    expect(ecrRepositoryArn('123456789012.dkr-ecr-fips.us-gov-west-1.on.aws/sluice@sha256:' + 'b'.repeat(64))).toEqual({ 'Fn::Sub': 'arn:${AWS::Partition}:ecr:us-gov-west-1:123456789012:repository/sluice' });
+    expect(ecrRepositoryArn('public.ecr.aws/team/sluice:1.0')).toBeUndefined();
+  });
+
+  it('scopes the pull rights to the image the deploy runs (a stack parameter\'s) over the default, and to the account\'s repositories when that is unknown', () => {
+    const s = settings({ image: '111111111111.dkr.ecr.eu-west-1.amazonaws.com/sluice:1.0' });
+    const pull = (pullImage: string | undefined) => statements(pollerTemplate({ service: SHOP, functions: deployed('orders', 'payments', 'archive'), settings: s, secretArns: [], pullImage })!, IDS.executionRole).find((x) => x.Sid === 'PullImage')?.Resource;
+    expect(pull('222222222222.dkr.ecr.eu-central-1.amazonaws.com/sluice-staging:2.0')).toEqual([{ 'Fn::Sub': 'arn:${AWS::Partition}:ecr:eu-central-1:222222222222:repository/sluice-staging' }]);
+    expect(pull(undefined)).toEqual([{ 'Fn::Sub': 'arn:${AWS::Partition}:ecr:${AWS::Region}:${AWS::AccountId}:repository/*' }]);
   });
 
   it('packages without an image: SluiceImage has no default, and the pull rights cover this account\'s repositories in the stack\'s region', () => {

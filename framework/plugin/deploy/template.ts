@@ -63,6 +63,12 @@ export interface PollerTemplateInput {
   settings: DeploySettings;
   /** Secrets Manager ARNs the poller may read (./secrets.ts). */
   secretArns: string[];
+  /**
+   * The image a deploy will run, for the execution role's pull rights, when it differs from
+   * settings.image (provider.stackParameters' SluiceImage wins over the default); undefined: not
+   * known when packaging. Absent: settings.image.
+   */
+  pullImage?: string | undefined;
 }
 
 export interface TemplateFragment {
@@ -96,7 +102,7 @@ export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undef
       Type: 'AWS::Logs::LogGroup',
       Properties: { LogGroupName: `/sluice/${name}`, RetentionInDays: s.logRetentionInDays },
     },
-    [IDS.executionRole]: executionRole(s.image, IDS.logGroup),
+    [IDS.executionRole]: executionRole('pullImage' in o ? o.pullImage : s.image, IDS.logGroup),
     [IDS.taskRole]: taskRole({
       functionLogicalIds: functionKeys.map((k) => deployed(k).logicalId), secretArns: o.secretArns, destinations, kafkaCluster: mskIamStatements(triggers),
       glueRegistries: glueRegistryStatements(triggers),
