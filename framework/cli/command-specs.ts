@@ -71,3 +71,18 @@ export const GENERATE_EVENT: CommandSpec = {
   },
   examples: ['npm run -s generate-event -- -f orders --value \'{"id":1}\' --count 3 > event.json'],
 };
+
+export const CREATE_TOPICS: CommandSpec = {
+  name: 'create-topics',
+  usage: "Create the topics the triggers read and their kafka:// destinations on the clusters they name (or one --topic); existing ones are left as they are",
+  positional: 'topic',
+  service: true,
+  options: {
+    topic: { type: 'string', short: 't', usage: "Only this topic (default: every trigger's topic and kafka:// destination)" },
+    function: { type: 'string', short: 'f', usage: 'Only the topics of this function\'s triggers' },
+    partitions: { type: 'string', short: 'p', usage: 'Partitions of each new topic (default 3)' },
+    'replication-factor': { type: 'string', usage: "Replicas of each partition (default: the brokers' default.replication.factor)" },
+    brokers: { type: 'string', short: 'b', usage: "host:port,… (default: the triggers', KAFKA_BROKERS, else the local Kafka)" },
+  },
+  examples: ['npm run create-topics -- --brokers b-1.example.com:9092 --partitions 6', 'npm run create-topics -- orders-replay --partitions 1'],
+};

@@ -36,7 +36,10 @@ export async function sendRecords(o: { brokers: string[]; topic: string; records
   const admin = await ClusterAdmin.connect(kafka, o.brokers);
   try {
     if ((await admin.missingTopics([o.topic])).length > 0) {
-      throw new UsageError(`Topic "${o.topic}" does not exist on ${o.brokers.join(',')}. \`${commandLine('start')}\` creates the declared topics on the local Kafka; elsewhere, create it first.`);
+      throw new UsageError(
+        `Topic "${o.topic}" does not exist on ${o.brokers.join(',')}. \`${commandLine('start')}\` creates the declared topics on the local Kafka; ` +
+          `elsewhere, create it first: \`${commandLine('create-topics', `--topic ${o.topic} --brokers ${o.brokers.join(',')}`, `${o.topic} --brokers ${o.brokers.join(',')}`)}\`.`,
+      );
     }
   } finally {
     await admin.disconnect();

@@ -14,6 +14,8 @@ import { commandLine } from '../front-door.ts';
 export interface TopicRequest {
   topic: string;
   partitions?: number;
+  /** Replicas of each partition; default: the brokers' default.replication.factor. */
+  replicationFactor?: number;
   /** Topic configuration, e.g. { 'max.message.bytes': '3145728' }. */
   config?: Record<string, string>;
 }
@@ -87,7 +89,7 @@ export class ClusterAdmin {
     await this.admin.createTopics({
       waitForLeaders: false, // kafkajs's wait gives up on an answer that only means "not yet" (topic-leaders.ts)
       topics: missing.map((r) => ({
-        topic: r.topic, numPartitions: r.partitions ?? 1, replicationFactor: -1,
+        topic: r.topic, numPartitions: r.partitions ?? 1, replicationFactor: r.replicationFactor ?? -1,
         ...(r.config ? { configEntries: Object.entries(r.config).map(([name, value]) => ({ name, value })) } : {}),
       })),
     });

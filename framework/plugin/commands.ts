@@ -13,7 +13,8 @@ import { untilSignal } from '../cli/process.ts';
 import { runLocal } from '../cli/run-local.ts';
 import { parseInvokerChoice } from '../invoke/select.ts';
 import { fromPlugin } from '../cli/command-spec.ts';
-import { GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
+import { CREATE_TOPICS, GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
+import { runCreateTopics } from '../cli/create-topics-run.ts';
 import { readStdin } from '../cli/cli-command.ts';
 import { generateEvent as sampleEvent, runInvoke } from '../cli/invoke-run.ts';
 import { redriveSummary, runRedrive } from '../cli/redrive-run.ts';
@@ -193,4 +194,17 @@ export async function invoke(c: HookContext): Promise<void> {
 
 export async function generateEvent(c: HookContext): Promise<void> {
   await userErrors(c, async () => c.utils.writeText(sampleEvent(fromPlugin(GENERATE_EVENT, c.options), service(c))));
+}
+
+export async function createTopics(c: HookContext): Promise<void> {
+  await userErrors(c, async () => {
+    const o = fromPlugin(CREATE_TOPICS, c.options);
+    const { created, existing } = await runCreateTopics(o, {
+      service: async () => service(c),
+      brokers: (t) => producerBrokers(c, t?.topic ?? String(o.topic)),
+      logger: frameworkLogger(c.utils.log),
+      write: (line) => c.utils.log.notice(line),
+    });
+    c.utils.log.success(`${created.length} created, ${existing.length} already there`);
+  });
 }

@@ -7,7 +7,7 @@
  * esbuild bundles) and ./deploy/package-hook.ts (the poller's ECS service in the template). index.cjs is the file serverless.yml lists; it loads this one.
  */
 import { pluginOptions } from '../cli/command-spec.ts';
-import { GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
+import { CREATE_TOPICS, GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
 import { useFrontDoor } from '../front-door.ts';
 import { PRODUCE_OPTIONS } from './produce-options.ts';
 import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './serverless-api.ts';
@@ -58,6 +58,7 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       redrive: { usage: REDRIVE.usage, lifecycleEvents: ['send'], options: { ...pluginOptions(REDRIVE), topic: { ...pluginOptions(REDRIVE).topic!, required: true } } },
       invoke: { usage: INVOKE.usage, lifecycleEvents: ['run'], options: pluginOptions(INVOKE) },
       'generate-event': { usage: GENERATE_EVENT.usage, lifecycleEvents: ['print'], options: pluginOptions(GENERATE_EVENT) },
+      'create-topics': { usage: CREATE_TOPICS.usage, lifecycleEvents: ['create'], options: pluginOptions(CREATE_TOPICS) },
       produce: {
         usage: 'Send records to a topic: values after the options, --value, --count sample records, or JSON lines ({"key","value","headers"} or any JSON value) from --file or stdin',
         lifecycleEvents: ['send'],
@@ -119,6 +120,7 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
         'sluice:redrive:send': async () => (await commands()).redrive(context),
         'sluice:invoke:run': async () => (await commands()).invoke(context),
         'sluice:generate-event:print': async () => (await commands()).generateEvent(context),
+        'sluice:create-topics:create': async () => (await commands()).createTopics(context),
         // Before the framework zips the service: the Node.js functions as esbuild bundles (build/).
         'before:package:createDeploymentArtifacts': async () => (await buildHook()).bundleFunctions(context),
         // `serverless deploy function -f <name>` packages that one function.

@@ -9,6 +9,7 @@ import { maxTimeoutFor, minPollIntervalFor } from '../chunking/budget.ts';
 import { duplicateGroupIds } from '../config/group-ids.ts';
 import type { TriggerSpec } from '../config/types.ts';
 import { ConfigError, SluiceError } from '../errors.ts';
+import { commandLine } from '../front-door.ts';
 import type { Invoker } from '../invoke/types.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient, type ClientOptions } from '../kafka/client.ts';
@@ -227,8 +228,8 @@ async function prepareTopics(admin: ClusterAdmin, triggers: TriggerSpec[], creat
   }
   if (missing.length) {
     const t = triggers.find((x) => missing.includes(x.topic));
-    if (t) throw new SluiceError('CONFIG_INVALID', `${t.path}.topic: topic "${t.topic}" does not exist on ${admin.brokers.join(',')}. Create it, or fix the topic name.`);
+    if (t) throw new SluiceError('CONFIG_INVALID', `${t.path}.topic: topic "${t.topic}" does not exist on ${admin.brokers.join(',')}. Create it (\`${commandLine('create-topics', `-f ${t.functionName}`)}\` creates a trigger's topics), or fix the topic name.`);
     const d = triggers.find((x) => x.failure.onFailure?.kind === 'kafka' && missing.includes(x.failure.onFailure.topic))!;
-    throw new SluiceError('CONFIG_INVALID', `${d.path}.destinationConfig.onFailure.destination: topic "${d.failure.onFailure!.uri.slice('kafka://'.length)}" does not exist on ${admin.brokers.join(',')}. Create it before starting: failed records go there.`);
+    throw new SluiceError('CONFIG_INVALID', `${d.path}.destinationConfig.onFailure.destination: topic "${d.failure.onFailure!.uri.slice('kafka://'.length)}" does not exist on ${admin.brokers.join(',')}. Create it before starting (\`${commandLine('create-topics', `-f ${d.functionName}`)}\`): failed records go there.`);
   }
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TriggerLag } from '../../framework/cli/lag-report.ts';
 import { REPO, runCli } from '../support/cli.ts';
-import { brokers, createTopic, deleteTopic, uniqueName } from '../support/kafka.ts';
+import { brokers, createTopic, deleteTopic, uniqueName, withAdmin } from '../support/kafka.ts';
 import { sls, type Sls } from '../support/sls.ts';
 
 const PLUGIN = join(REPO, 'framework', 'plugin', 'index.cjs');
@@ -166,3 +166,42 @@ describe('serverless sluice start | produce | lag | status', () => {
     expect(start.output()).toMatch(/SIGINT: finishing in-flight invocations[\s\S]*stopped/);
   });
 });
+
+describe('create-topics, for a cluster of your own', () => {
+  const made: string[] = [];
+  afterAll(() => Promise.all(made.map(deleteTopic)));
+  const partitionsOf = (topic: string) => withAdmin((a) => a.partitionCount(topic));
+
+  it("creates the triggers' topics and their kafka:// destinations where the triggers point, leaves existing ones, and creates one --topic at either door", async () => {
+    const topic = uniqueName('ct');
+    made.push(topic, `${topic}-failed`);
+    const dir = service(`          topic: ${topic}\n          bootstrapServers: ${brokers().join(',')}\n          maximumRetryAttempts: 0\n          destinationConfig: { onFailure: { destination: kafka://${topic}-failed } }\n`);
+    const first = sls(['sluice', 'create-topics', '--partitions', '2'], dir);
+    expect(await first.exited, first.output()).toBe(0);
+    expect(first.output()).toContain(`created ${topic} on ${brokers().join(',')}: 2 partitions`);
+    expect(first.output()).toContain(`created ${topic}-failed on ${brokers().join(',')}: 2 partitions`);
+    expect([await partitionsOf(topic), await partitionsOf(`${topic}-failed`)]).toEqual([2, 2]);
+    // Again: both exist, nothing changes (not even with another partition count).
+    const again = sls(['sluice', 'create-topics', '--partitions', '5'], dir);
+    expect(await again.exited, again.output()).toBe(0);
+    expect(again.output()).toContain(`${topic} exists on ${brokers().join(',')}: left as it is`);
+    expect(again.output()).toContain('0 created, 2 already there');
+    expect(await partitionsOf(topic)).toBe(2);
+
+    // One topic, at the npm door with the topic as its argument and at the Serverless CLI's with --topic.
+    const viaNpm = runCli('framework/cli/create-topics.ts', [`${topic}-npm`, '--partitions', '4', '--brokers', brokers().join(',')]);
+    made.push(`${topic}-npm`, `${topic}-sls`);
+    expect(await viaNpm.exited, viaNpm.output()).toBe(0);
+    const viaSls = sls(['sluice', 'create-topics', '--topic', `${topic}-sls`, '--partitions', '1', '--brokers', brokers().join(',')], dir);
+    expect(await viaSls.exited, viaSls.output()).toBe(0);
+    expect([await partitionsOf(`${topic}-npm`), await partitionsOf(`${topic}-sls`)]).toEqual([4, 1]);
+    // A bad count is refused before any broker is asked, with the same words at both doors.
+    const bad = sls(['sluice', 'create-topics', '--topic', `${topic}-x`, '--partitions', '0'], dir);
+    expect(await bad.exited).not.toBe(0);
+    expect(bad.output()).toContain('--partitions 0: give a whole number of at least 1.');
+    const badNpm = runCli('framework/cli/create-topics.ts', [`${topic}-x`, '--partitions', '0']);
+    expect(await badNpm.exited).toBe(1);
+    expect(badNpm.output()).toContain('--partitions 0: give a whole number of at least 1.');
+  });
+});
+
