@@ -11,14 +11,17 @@ import { brokersOf } from './cli-command.ts';
 import { parseArgv } from './command-spec.ts';
 import { exitOnError } from './process.ts';
 import { nothingToSend, recordsToSend } from './produce-records.ts';
+import { maybeFramed } from './produce-schema.ts';
 import { sendRecords } from './send-records.ts';
 
 const USAGE = `Usage: npm run produce -- <topic> [value …] [--key <key>] [--header name=value …] [--value <value>] [--count <n>] [--file <jsonl>] [--brokers host:port]
+       [--subject <subject> [--registry <url>] [--message <type>]]
        (or --topic <topic>, as npx serverless sluice produce takes it)
 
   npm run produce -- orders '{"id":1}' '{"id":2}'
   npm run produce -- orders --count 100            (sample records)
-  npm run produce -- payments --file payments.jsonl  (one JSON value or {"key","value","headers"} per line)`;
+  npm run produce -- payments --file payments.jsonl  (one JSON value or {"key","value","headers"} per line)
+  npm run produce -- orders --subject orders-value '{"id":1}'  (Avro, Protobuf or JSON Schema, as the registry's schema says)`;
 
 /** PRODUCE_OPTIONS as parseArgs options: one table for both doors. */
 const OPTIONS = Object.fromEntries(
@@ -39,8 +42,9 @@ async function main(): Promise<void> {
     (line) => console.error(line),
   );
 
+  const framed = await maybeFramed(records, { subject: str('subject'), registry: str('registry'), message: str('message') }, (line) => console.error(line));
   const brokers = await brokersOf({ brokers: str('brokers') });
-  await sendRecords({ brokers, topic, records, logger: createLogger('produce') });
+  await sendRecords({ brokers, topic, records: framed, logger: createLogger('produce') });
   console.log(`sent ${records.length} record${records.length === 1 ? '' : 's'} to ${topic} on ${brokers.join(',')}`);
 }
 

@@ -130,7 +130,10 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     if (stopping) return;
     if (waiting.length) logger.warn(`not in its group yet after ${JOIN_WAIT_MS / 1000} s: ${waiting.join(', ')}; it keeps trying, and /readyz says when it is`);
     const hint = o.produceHint ?? ((topic: string, sample: string) => `npm run produce -- ${topic} ${sample}`);
-    logger.info(`ready. Send records with: ${hint(triggers[0]!.topic, `'{"hello":"world"}'`)}   (Ctrl-C stops)`);
+    // A trigger that decodes values with a registry reads plain JSON as a DESERIALIZATION_ERROR: the hint writes with its schema.
+    const first = triggers[0]!;
+    const framed = first.schemaRegistry && first.schemaRegistry.value && !first.schemaRegistry.glue ? `--subject ${first.topic}-value ` : '';
+    logger.info(`ready. Send records with: ${hint(first.topic, `${framed}'{"hello":"world"}'`)}   (Ctrl-C stops)`);
   };
 
   started = start();

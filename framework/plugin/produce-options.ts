@@ -9,4 +9,7 @@ export const PRODUCE_OPTIONS: Record<string, CommandOption> = {
   count: { usage: 'Send this many sample records', shortcut: 'n', type: 'string' },
   file: { usage: 'JSON lines file (default: stdin)', type: 'string' },
   brokers: { usage: 'host:port,… (default: the triggers of the topic, custom.sluice, KAFKA_BROKERS, the local Kafka)', shortcut: 'b', type: 'string' },
+  subject: { usage: "Write each value as a registry serializer does, with this subject's latest schema (e.g. orders-value)", type: 'string' },
+  registry: { usage: "With --subject: the registry's URL (default: the topic's trigger's, SCHEMA_REGISTRY_URL, the local registry)", type: 'string' },
+  message: { usage: 'With --subject and a Protobuf schema: the message type (default the first)', type: 'string' },
 };

@@ -15,7 +15,7 @@ import avro from 'avsc';
 import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import { itemBudget } from './avro-item-budget.ts';
 import { ownKeysHook, setOwn } from './avro-own-keys.ts';
-import { decoding } from './decode-error.ts';
+import { decoding, EncodeError } from './decode-error.ts';
 import type { Codec } from './codec.ts';
 import { toJsonText } from './json-text.ts';
 import type { RegisteredSchema } from './registry.ts';
@@ -52,7 +52,31 @@ export function avroCodec(schema: RegisteredSchema): Codec {
     return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry, wrapUnions: true, typeHook });
   };
   const type = compile(schema);
+  // Writing takes plain JSON (a union's value as it is, not {"string": …}): a type of its own, compiled when first asked for.
+  let plain: avro.Type | undefined;
+  const plainType = () => {
+    if (plain) return plain;
+    const own: Record<string, avro.Type> = { long: longType };
+    const done = new Set<string>();
+    const build = (s: RegisteredSchema): avro.Type => {
+      for (const ref of s.references) {
+        if (done.has(ref.name) || own[ref.name]) continue;
+        done.add(ref.name);
+        build(ref.schema);
+      }
+      return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry: own, wrapUnions: false });
+    };
+    return (plain = build(schema));
+  };
   return {
+    encode: (value) => {
+      const t = plainType();
+      const wrong: string[] = [];
+      if (!t.isValid(value, { errorHook: (path) => wrong.push(path.join('.') || '(the value)') })) {
+        throw new EncodeError(`the value does not fit the Avro schema at ${wrong.slice(0, 3).join(', ')}`);
+      }
+      return t.toBuffer(value);
+    },
     decode: (payload) => {
       items.renew();
       return decoding('Avro', () => unwrapUnions(type, type.fromBuffer(payload)));

@@ -14,6 +14,13 @@ import type { RegistryKind } from './wire.ts';
 export interface Codec {
   decode(payload: Buffer): unknown;
   toJson(value: unknown): string;
+  /**
+   * The payload a registry serializer writes for `value` (parsed from the JSON `text`), for
+   * `produce --subject`: Avro binary, the JSON text itself once valid, or Protobuf with its
+   * message indexes (`message`: a full or partial name; default the file's first message).
+   * Throws EncodeError naming what does not fit the schema.
+   */
+  encode(value: unknown, text: string, message?: string): Buffer;
 }
 
 /** Throws DecodeError when the schema itself cannot be compiled, or is past what compiling may cost (the record cannot be decoded with it). */

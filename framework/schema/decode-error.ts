@@ -12,3 +12,8 @@ export function decoding<T>(format: string, run: () => T): T {
     throw new DecodeError(`the bytes are not ${format} of the registered schema: ${(e as Error).message}`);
   }
 }
+
+/** A value that does not fit the schema it is to be written with (`produce --subject`). */
+export class EncodeError extends Error {
+  override readonly name = 'EncodeError';
+}

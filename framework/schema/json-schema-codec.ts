@@ -22,7 +22,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 import ajvDraft04 from 'ajv-draft-04';
-import { DecodeError, decoding } from './decode-error.ts';
+import { DecodeError, decoding, EncodeError } from './decode-error.ts';
 import type { Codec } from './codec.ts';
 import type { RegisteredSchema } from './registry.ts';
 import { INPUT_BOUNDS } from '../config/input-bounds.ts';
@@ -63,6 +63,15 @@ export function jsonSchemaCodec(schema: RegisteredSchema): Codec {
       return value;
     },
     toJson: (value) => (typeof value === 'object' && value !== null && texts.get(value)) || JSON.stringify(value),
+    // The JSON text as given, once it is valid: the bytes a JSON Schema serializer writes are JSON text.
+    encode: (value, text) => {
+      patternBudget.left = INPUT_BOUNDS.maxPatternSteps;
+      if (!validate(value)) {
+        const first = validate.errors?.[0];
+        throw new EncodeError(`the value does not match the JSON Schema: ${first ? `${first.instancePath || '/'} ${first.message}` : 'invalid'}`);
+      }
+      return Buffer.from(text, 'utf8');
+    },
   };
 }
 

@@ -31,10 +31,10 @@
  */
 import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
-import { DecodeError, decoding } from './decode-error.ts';
+import { DecodeError, decoding, EncodeError } from './decode-error.ts';
 import type { Codec } from './codec.ts';
 import type { RegisteredSchema } from './registry.ts';
-import { readMessageIndexes, type RegistryKind } from './wire.ts';
+import { readMessageIndexes, writeMessageIndexes, type RegistryKind } from './wire.ts';
 
 const PARSE = { keepCase: false, alternateCommentMode: false } as const;
 const TO_JSON = { longs: String, enums: String, bytes: String, json: true } as const;
@@ -80,6 +80,15 @@ export function protobufCodec(schema: RegisteredSchema, registry: RegistryKind):
     toJson: (value) => {
       const message = value as protobuf.Message;
       return JSON.stringify(message.$type.toObject(message, TO_JSON));
+    },
+    encode: (value, _text, message) => {
+      if (registry !== 'confluent') throw new EncodeError('writing Protobuf for a Glue registry is not supported; use a Confluent-compatible registry');
+      const indexes = message === undefined ? [0] : indexesOf(topLevel, message);
+      const type = byPath(indexes);
+      const why = typeof value === 'object' && value !== null ? type.verify(type.fromObject(value as Record<string, unknown>)) : 'not a JSON object';
+      if (why) throw new EncodeError(`the value does not fit ${type.fullName.slice(1)}: ${why}`);
+      const body = type.encode(type.fromObject(value as Record<string, unknown>)).finish();
+      return Buffer.concat([writeMessageIndexes(indexes), Buffer.from(body)]);
     },
   };
 }
@@ -145,6 +154,26 @@ function textPath(topLevel: protobuf.Type[], indexes: number[]): string {
     candidates = messagesOf(type);
   }
   return type!.fullName;
+}
+
+/**
+ * The Confluent indexes of a message of the .proto's own, by its name: full (`shop.Customer.Note`)
+ * or from the file's top level (`Customer.Note`).
+ */
+function indexesOf(topLevel: protobuf.Type[], name: string): number[] {
+  const want = name.replace(/^\./, '');
+  const walk = (types: protobuf.Type[], path: number[]): number[] | undefined => {
+    for (const [i, t] of types.entries()) {
+      const full = t.fullName.slice(1);
+      if (full === want || full.endsWith(`.${want}`)) return [...path, i];
+      const inner = walk(messagesOf(t), [...path, i]);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  const found = walk(topLevel, []);
+  if (!found) throw new EncodeError(`the schema has no message ${name}; it has ${topLevel.map((t) => t.name).join(', ')}`);
+  return found;
 }
 
 /** A whole definition in base64 (a serialized descriptor); .proto text always has spaces, `;` or `{`. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FrameError, readFrame, readMessageIndexes } from './wire.ts';
+import { confluentFrame, FrameError, readFrame, readMessageIndexes, writeMessageIndexes } from './wire.ts';
 
 /** The test's own encoder: an unsigned varint, 7 bits a byte, low bits first. */
 function varint(n: number): number[] {
@@ -124,3 +124,22 @@ describe('readMessageIndexes', () => {
     );
   });
 });
+
+describe('writing the Confluent frame (produce --subject)', () => {
+  it('writes message indexes as Confluent serializers do, [0] as the single byte 0, and reads back what it wrote', () => {
+    expect([...writeMessageIndexes([0])]).toEqual([0]);
+    expect([...writeMessageIndexes([1, 0])]).toEqual(indexesBytes([1, 0]));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 6 }), (indexes) => {
+        const written = writeMessageIndexes(indexes);
+        if (!(indexes.length === 1 && indexes[0] === 0)) expect([...written]).toEqual(indexesBytes(indexes));
+        expect(readMessageIndexes(Buffer.concat([written, Buffer.from('m')]))).toEqual({ indexes, message: Buffer.from('m') });
+      }),
+    );
+  });
+
+  it('puts magic byte 0 and the id before the payload', () => {
+    expect(readFrame('confluent', confluentFrame(70_000, Buffer.from('p')))).toEqual({ schemaId: '70000', payload: Buffer.from('p'), compressed: false });
+  });
+});
+

@@ -74,6 +74,30 @@ export function readMessageIndexes(payload: Buffer): { indexes: number[]; messag
   return { indexes, message: payload.subarray(at) };
 }
 
+/** The message indexes a Confluent Protobuf serializer writes before the message: [0] as the single byte 0. */
+export function writeMessageIndexes(indexes: number[]): Buffer {
+  if (indexes.length === 1 && indexes[0] === 0) return Buffer.from([0]);
+  const bytes: number[] = [];
+  const varint = (n: number) => {
+    let v = ((n << 1) ^ (n >> 31)) >>> 0; // zigzag
+    while (v > 0x7f) {
+      bytes.push((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    bytes.push(v);
+  };
+  varint(indexes.length);
+  for (const i of indexes) varint(i);
+  return Buffer.from(bytes);
+}
+
+/** Magic byte 0 and the schema id, before the payload: the Confluent wire format. */
+export function confluentFrame(schemaId: number, payload: Buffer): Buffer {
+  const header = Buffer.alloc(5);
+  header.writeInt32BE(schemaId, 1);
+  return Buffer.concat([header, payload]);
+}
+
 /** An unsigned varint of at most 32 bits at `at`. */
 function readVarint(b: Buffer, at: number): { value: number; size: number } {
   let value = 0;
