@@ -7,6 +7,17 @@ const retry = (attempt: number, untilSuccess: boolean) => ({
 });
 
 describe('the terminal view', () => {
+  it('names what holds the partitions when a join assigns none, and how long a member that is gone may keep them', () => {
+    const events = new Instrumentation();
+    const lines: string[] = [];
+    attachTerminalView(events, (l) => lines.push(l));
+    events.emit('group.join', { groupId: 'g', memberId: 'm', isLeader: false, assignment: { orders: [] }, durationMs: 3 });
+    events.emit('group.join', { groupId: 'g', memberId: 'm', isLeader: false, assignment: { orders: [0, 2] }, durationMs: 4 });
+    expect(lines[0]).toContain("assigned no partitions: the group's other members hold them all (status shows who)");
+    expect(lines[0]).toContain('as a static member (groupInstanceId) does, keeps its partitions until its session timeout ends (45 s by default)');
+    expect(lines[1]).toMatch(/joined as member, assigned orders\[0,2\] \(4 ms\)$/);
+  });
+
   it('says when a retry runs: its backoff, then up to the fetch wait until its next fetch (a quiet topic waits it out)', () => {
     const events = new Instrumentation();
     const lines: string[] = [];

@@ -40,8 +40,12 @@ export function attachTerminalView(
   const lastCommit = new Map<string, string>();
   const off = [
     events.on('group.join', (e) => {
-      const parts = Object.entries(e.assignment).map(([t, ps]) => `${t}[${ps.join(',')}]`).join(' ') || 'no partitions';
-      line(`⇄ group ${e.groupId}: joined as ${e.isLeader ? 'leader' : 'member'}, assigned ${parts} (${e.durationMs} ms)`);
+      const parts = Object.entries(e.assignment).filter(([, ps]) => ps.length > 0).map(([t, ps]) => `${t}[${ps.join(',')}]`).join(' ');
+      // Nothing assigned: say who holds the partitions and for how long one that is gone may keep them.
+      const none =
+        'no partitions: the group\'s other members hold them all (status shows who). A member that stopped without leaving, ' +
+        'as a static member (groupInstanceId) does, keeps its partitions until its session timeout ends (45 s by default); they move here then';
+      line(`⇄ group ${e.groupId}: joined as ${e.isLeader ? 'leader' : 'member'}, assigned ${parts || none} (${e.durationMs} ms)`);
     }),
     events.on('group.rebalance_detected', (e) =>
       line(
