@@ -2,7 +2,7 @@
  * A local single-node Apache Kafka (KRaft, broker + controller in one JVM) for `npm start` and
  * the tests. Idempotent: a broker already running from the same instance directory is reused.
  * The JVM runs detached in its own process group, so it outlives the process that started it
- * until someone calls stop() / stopBroker() / `tsx infra/kafka/cli.ts stop`.
+ * until someone calls stop() / stopBroker() / `npm run kafka -- stop`.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -132,18 +132,24 @@ async function findRunning(paths: InstancePaths, log: (line: string) => void): P
   return undefined;
 }
 
+/**
+ * How to stop a local Kafka left running: this repository has a script for it; a service that
+ * installed the package has none (the Serverless CLI's start stops the broker it started), so the pid.
+ */
+const stopIt = (pid: number) => `npm run kafka -- stop in Sluice's repository; elsewhere kill ${pid}`;
+
 async function reuse(running: Running, cfg: ResolvedBrokerConfig, paths: InstancePaths, log: (line: string) => void): Promise<BrokerHandle> {
   const { pid, state } = running;
   if (state && state.port !== cfg.port) {
-    throw new Error(`The Kafka in ${cfg.instanceDir} is already running on port ${state.port}, not ${cfg.port}. Use port ${state.port}, or stop it first (npx tsx infra/kafka/cli.ts stop) to change SLUICE_KAFKA_PORT.`);
+    throw new Error(`The Kafka in ${cfg.instanceDir} is already running on port ${state.port}, not ${cfg.port}. Use port ${state.port}, or stop it first (${stopIt(pid)}) to change SLUICE_KAFKA_PORT.`);
   }
   if (state && state.kafkaVersion !== KAFKA_VERSION) {
-    log(`The running broker is Kafka ${state.kafkaVersion}; the pom pins ${KAFKA_VERSION}. Stop it to upgrade (npx tsx infra/kafka/cli.ts stop).`);
+    log(`The running broker is Kafka ${state.kafkaVersion}; the pom pins ${KAFKA_VERSION}. Stop it to upgrade (${stopIt(pid)}).`);
   }
   const bootstrap = state?.bootstrap ?? `127.0.0.1:${cfg.port}`;
   const ready = await waitReady(bootstrap, cfg.startTimeoutMs, Date.now(), () => isAlive(pid));
   if (!ready.ok) {
-    throw new Error(`The Kafka already running from ${cfg.instanceDir} (pid ${pid}) does not answer at ${bootstrap}: ${ready.reason}. Stop it (npx tsx infra/kafka/cli.ts stop) and retry.\n${await logTails(paths)}`);
+    throw new Error(`The Kafka already running from ${cfg.instanceDir} (pid ${pid}) does not answer at ${bootstrap}: ${ready.reason}. Stop it (${stopIt(pid)}) and retry.\n${await logTails(paths)}`);
   }
   log(`Reusing Kafka at ${bootstrap} (pid ${pid}).`);
   return { bootstrap, startedHere: false, logFile: paths.logFile, pid, stop: async () => {} };

@@ -7,7 +7,7 @@ import { KAFKA_VERSION, brokerStatus, ensureBroker, stopBroker } from './broker.
 import { clusterStatus, ensureCluster, stopCluster } from './cluster.ts';
 import { logTails } from './logs.ts';
 
-const USAGE = 'usage: tsx infra/kafka/cli.ts start|stop|status|logs [--lines N] [--nodes 3]\n' +
+const USAGE = 'usage: npm run kafka -- start|stop|status|logs [--lines N] [--nodes 3]\n' +
   '  env: SLUICE_KAFKA_PORT (default 29092), SLUICE_KAFKA_DIR (default .sluice/kafka)\n' +
   '  --nodes 3: a three-node cluster in .sluice/kafka-cluster on ports 29192, 29194, 29196 (start, stop, status)';
 

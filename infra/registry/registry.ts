@@ -29,7 +29,8 @@ export const REGISTRY_VERSION: string = parseRegistryVersion(readFileSync(path.j
 export const REGISTRY_DIST_DIR = registryDistDir(REGISTRY_VERSION, process.env);
 const HEAP = '384m';
 const STOP_GRACE_MS = 20_000;
-const CLI = 'npm run registry --';
+/** How to stop a registry left running: a script in this repository, the pid in a service (whose start stops the one it started). */
+const stopIt = (pid: number) => `npm run registry -- stop in Sluice's repository; elsewhere kill ${pid}`;
 
 export interface RegistryOptions {
   /** Where pid, state, logs and the JVM's temp files live. Default `.sluice/registry` of the working directory, or SLUICE_REGISTRY_DIR. */
@@ -112,15 +113,15 @@ async function findRunning(paths: RegistryPaths, log: (line: string) => void): P
 async function reuse(running: Running, cfg: ResolvedRegistryConfig, paths: RegistryPaths, log: (line: string) => void): Promise<RegistryHandle> {
   const { pid, state } = running;
   if (state && (state.port !== cfg.port || state.managementPort !== cfg.managementPort)) {
-    throw new Error(`The schema registry in ${cfg.instanceDir} is already running on ports ${state.port}/${state.managementPort}, not ${cfg.port}/${cfg.managementPort}. Use those ports, or stop it first (${CLI} stop) to change SLUICE_REGISTRY_PORT.`);
+    throw new Error(`The schema registry in ${cfg.instanceDir} is already running on ports ${state.port}/${state.managementPort}, not ${cfg.port}/${cfg.managementPort}. Use those ports, or stop it first (${stopIt(pid)}) to change SLUICE_REGISTRY_PORT.`);
   }
   if (state && state.version !== REGISTRY_VERSION) {
-    log(`The running registry is Apicurio Registry ${state.version}; infra/registry/pom.xml pins ${REGISTRY_VERSION}. Stop it to upgrade (${CLI} stop).`);
+    log(`The running registry is Apicurio Registry ${state.version}; infra/registry/pom.xml pins ${REGISTRY_VERSION}. Stop it to upgrade (${stopIt(pid)}).`);
   }
   const url = state?.url ?? ccompatUrl(cfg.port);
   const ready = await waitRegistryReady(readyUrl(cfg.managementPort), cfg.startTimeoutMs, Date.now(), () => isAlive(pid));
   if (!ready.ok) {
-    throw new Error(`The schema registry already running from ${cfg.instanceDir} (pid ${pid}) is not ready: ${ready.reason}. Stop it (${CLI} stop) and retry.\n${await registryLogTail(paths.logFile)}`);
+    throw new Error(`The schema registry already running from ${cfg.instanceDir} (pid ${pid}) is not ready: ${ready.reason}. Stop it (${stopIt(pid)}) and retry.\n${await registryLogTail(paths.logFile)}`);
   }
   log(`Reusing the schema registry at ${url} (pid ${pid}).`);
   return { url, startedHere: false, logFile: paths.logFile, pid, stop: async () => {} };
