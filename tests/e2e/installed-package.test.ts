@@ -3,7 +3,9 @@
  * test creates with the README's install line (`npm install --save-dev serverless-sluice osls`,
  * the tarball for serverless-sluice), once with osls 3.77.1 and once with whatever `osls` the
  * registry serves today (4.x), each the service's own CLI. There `serverless sluice start` handles
- * and commits records sent with `serverless sluice produce`, `serverless sluice lag` shows lag 0,
+ * and commits records sent with `serverless sluice produce` (stdin, and values after the options;
+ * nothing to send is an error), `status` shows the member, `tail --exit` prints the 5 and ends,
+ * `serverless sluice lag` shows lag 0,
  * `tsc` type-checks the handler (importing the helpers by name) with plain strict options, and
  * `serverless package`, without an image, writes the poller's template, cfn-lint clean, and the function's zip,
  * which Lambda's runtime client loads and runs (tests/support/lambda-runtime.ts) with the
@@ -132,15 +134,30 @@ describe.each(CLIS)('the installed package, in a service of its own, with $spec'
     await start.waitFor(/ready\. Send records with: .*serverless sluice produce --topic/, 120_000);
     const produce = sls(['sluice', 'produce', '--topic', topic], dir, '{"key":"a","value":{"n":1}}\n{"key":"b","value":{"n":2}}\n{"key":"c","value":{"n":3}}\n', cli);
     expect(await produce.exited, produce.output()).toBe(0);
-    await waitFor('3 records handled', () => existsSync(recordFile) && readFileSync(recordFile, 'utf8').trim().split('\n').length === 3, 60_000);
-    expect(readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { n: number }).n).sort()).toEqual([1, 2, 3]);
+    // The README's form: values after the options.
+    const positional = sls(['sluice', 'produce', '-t', topic, '{"n":4}', '{"n":5}'], dir, '', cli);
+    expect(await positional.exited, positional.output()).toBe(0);
+    expect(positional.output()).toContain(`sent 2 records to ${topic}`);
+    await waitFor('5 records handled', () => existsSync(recordFile) && readFileSync(recordFile, 'utf8').trim().split('\n').length === 5, 60_000);
+    expect(readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { n: number }).n).sort()).toEqual([1, 2, 3, 4, 5]);
+    // Nothing to send is an error saying what to give, in this door's words.
+    const nothing = sls(['sluice', 'produce', '-t', topic], dir, '', cli);
+    expect(await nothing.exited, nothing.output()).not.toBe(0);
+    expect(nothing.output()).toContain("stdin held no records. Nothing to send: give values after the options (npx serverless sluice produce --topic <topic> '{\"id\":1}')");
+    const status = sls(['sluice', 'status'], dir, undefined, cli);
+    expect(await status.exited, status.output()).toBe(0);
+    expect(status.output()).toMatch(new RegExp(`topic ${topic}, group \\S+ on `));
+    expect(status.output()).toMatch(/members 1:/);
+    const tail = sls(['sluice', 'tail', '--topic', topic, '--from-beginning', '--exit', '--json'], dir, undefined, cli);
+    expect(await tail.exited, tail.output()).toBe(0);
+    expect(tail.output().split('\n').filter((l) => l.startsWith('{"topic"'))).toHaveLength(5);
 
     let report: TriggerLag | undefined;
-    await waitFor('lag 0 with 3 committed', async () => {
+    await waitFor('lag 0 with 5 committed', async () => {
       const lag = sls(['sluice', 'lag', '--json'], dir, undefined, cli);
       if ((await lag.exited) !== 0) return false;
       [report] = JSON.parse(lag.output().slice(lag.output().indexOf('['), lag.output().lastIndexOf(']') + 1)) as TriggerLag[];
-      return report!.totalLag === 0 && report!.partitions.reduce((n, p) => n + Math.max(p.committed, 0), 0) === 3;
+      return report!.totalLag === 0 && report!.partitions.reduce((n, p) => n + Math.max(p.committed, 0), 0) === 5;
     }, 60_000, 500);
     start.signal('SIGINT');
     expect(await start.exited, start.output()).toBe(0);
