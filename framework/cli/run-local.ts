@@ -102,6 +102,10 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     preflight(service, triggers, o.invoker);
     const http = httpSettings('local', o.env ?? process.env, service);
     invoker = createInvoker(o.invoker ?? { kind: 'local' }, service, triggers, logger, write);
+    // The handlers load (a missing export, a module that throws) before a broker starts: that
+    // failed after the local Kafka had started and stopped (10.2 s through npm start).
+    await invoker.prepare();
+    if (stopping) return;
     if (triggers.some((t) => !t.bootstrapServers)) {
       broker = await ensureBroker({ log: (line) => logger.info(line) });
     }

@@ -1,8 +1,12 @@
 /** Bad input fails at start with a message that names what is wrong and what to change. */
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLocalInvoker } from '../../framework/invoke/local.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { runService } from '../../framework/poller/service-runner.ts';
+import { runCli } from '../support/cli.ts';
 import { FIXTURES, recorderTrigger } from '../support/harness.ts';
 import { testLogger } from '../support/kafka.ts';
 
@@ -23,6 +27,19 @@ describe('bad input', () => {
     const invoker = invokerFor('functions/no-export.handler');
     await expect(invoker.prepare()).rejects.toThrow(/functions\.broken\.handler: functions\/no-export\.ts has no exported function "handler" \(it exports: somethingElse\)/);
     await invoker.close();
+  });
+
+  it('npm start refuses a handler export that does not exist before any Kafka starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-no-export-'));
+    mkdirSync(join(dir, 'functions'));
+    writeFileSync(join(dir, 'functions', 'orders.ts'), 'export const handle = async () => ({ batchItemFailures: [] });\n');
+    writeFileSync(join(dir, 'serverless.yml'), 'service: noexp\nprovider:\n  name: aws\n  runtime: nodejs20.x\nfunctions:\n  orders:\n    handler: functions/orders.handler\n    events:\n      - sluice:\n          topic: orders\n');
+    // A Kafka of its own (port, directory) should one start: none may.
+    const start = runCli('framework/cli/start.ts', ['--config', join(dir, 'serverless.yml')], { env: { ...process.env, KAFKA_BROKERS: '', SLUICE_KAFKA_PORT: '29593', SLUICE_KAFKA_DIR: join(dir, 'kafka') } });
+    expect(await start.exited).toBe(1);
+    expect(start.output()).toContain('functions.orders.handler: functions/orders.ts has no exported function "handler" (it exports: handle)');
+    expect(start.output()).not.toMatch(/Kafka/);
+    expect(existsSync(join(dir, 'kafka'))).toBe(false);
   });
 
   it('refuses a handler string without an export name', async () => {
