@@ -3,7 +3,7 @@ import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 
 // Node's ESM loader cannot see this one among kafkajs's CommonJS named exports.
 const { ConfigResourceTypes, AssignerProtocol } = kafkajs;
-import { ConfigError, SluiceError } from '../errors.ts';
+import { ConfigError, SluiceError, UsageError } from '../errors.ts';
 import { describeCause, isAuthenticationFailure } from './client.ts';
 import { decodeMetadata } from '../parallel/commit-metadata.ts';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from './offsets-partition.ts';
@@ -92,6 +92,8 @@ export class ClusterAdmin {
         topic: r.topic, numPartitions: r.partitions ?? 1, replicationFactor: r.replicationFactor ?? -1,
         ...(r.config ? { configEntries: Object.entries(r.config).map(([name, value]) => ({ name, value })) } : {}),
       })),
+    }).catch((e: unknown) => {
+      throw topicCreationRefused(e, this.brokers);
     });
     await waitForLeaders(this.admin, missing.map((r) => r.topic));
     return missing.map((r) => r.topic);
@@ -336,3 +338,20 @@ export function unreachable(brokers: string[], cause: unknown): SluiceError {
     { retriable: true, cause },
   );
 }
+
+/** kafkajs's "Topic creation errors" (an aggregate) as what each topic was refused for and what to change. */
+function topicCreationRefused(e: unknown, brokers: string[]): unknown {
+  const errors = (e as { errors?: unknown }).errors;
+  if (!Array.isArray(errors) || errors.length === 0) return e;
+  const hint: Record<string, string> = {
+    INVALID_REPLICATION_FACTOR: 'give a replication factor at most the number of brokers',
+    INVALID_TOPIC_EXCEPTION: 'a topic name is 1–249 of a-z A-Z 0-9 . _ -, and not . or ..',
+    INVALID_PARTITIONS: 'give at least 1 partition',
+    TOPIC_AUTHORIZATION_FAILED: "the brokers' ACLs must allow CREATE on the topic (or the cluster)",
+    CLUSTER_AUTHORIZATION_FAILED: "the brokers' ACLs must allow CREATE on the cluster",
+    POLICY_VIOLATION: "the brokers' create.topic.policy refused it",
+  };
+  const lines = errors.map((x: { topic?: string; type?: string; message?: string }) => `topic "${x.topic ?? '?'}": ${x.type ?? 'refused'} (${x.message ?? ''})${x.type && hint[x.type] ? `: ${hint[x.type]}` : ''}`);
+  return new UsageError(`The brokers at ${brokers.join(',')} refused to create ${lines.length === 1 ? 'a topic' : `${lines.length} topics`}:\n${lines.join('\n')}`);
+}
+

@@ -15,7 +15,6 @@ import { parseInvokerChoice } from '../invoke/select.ts';
 import { fromPlugin } from '../cli/command-spec.ts';
 import { CREATE_TOPICS, GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
 import { runCreateTopics } from '../cli/create-topics-run.ts';
-import { maybeFramed } from '../cli/produce-schema.ts';
 import { readStdin } from '../cli/cli-command.ts';
 import { generateEvent as sampleEvent, runInvoke } from '../cli/invoke-run.ts';
 import { redriveSummary, runRedrive } from '../cli/redrive-run.ts';
@@ -111,7 +110,13 @@ export async function produce(c: HookContext): Promise<void> {
       nothingToSend(),
       (line) => c.utils.log.notice(line),
     );
-    const registry = service(c).triggers.find((t) => t.topic === topic && t.schemaRegistry && !t.schemaRegistry.glue)?.schemaRegistry?.uri;
+    // The codecs (avsc, protobufjs, Ajv) load only for a produce, not for every command.
+    const [{ maybeFramed }, { defaultSecretSource }, { httpSettings }] = await Promise.all([import('../cli/produce-schema.ts'), import('../kafka/secrets.ts'), import('../schema/index.ts')]);
+    const withRegistry = service(c).triggers.find((t) => t.topic === topic && t.schemaRegistry && !t.schemaRegistry.glue);
+    const registry = withRegistry?.schemaRegistry && {
+      uri: withRegistry.schemaRegistry.uri,
+      http: () => httpSettings(withRegistry.schemaRegistry!, withRegistry.path, defaultSecretSource()),
+    };
     const framed = await maybeFramed(records, { subject: optional(c.options.subject), registry: optional(c.options.registry), message: optional(c.options.message) }, (line) => c.utils.log.notice(line), registry);
     const brokers = await producerBrokers(c, topic);
     await sendRecords({ brokers, topic, records: framed, logger: frameworkLogger(c.utils.log) });

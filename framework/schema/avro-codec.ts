@@ -33,7 +33,8 @@ const longType = avro.types.LongType.__with({
   },
   fromJSON: (n: number | string) => (typeof n === 'string' ? BigInt(n) : n),
   toJSON: (n: number | bigint) => (typeof n === 'bigint' ? n.toString() : n),
-  isValid: (n: unknown) => typeof n === 'bigint' || Number.isInteger(n),
+  // A digit string too (the exact form of a long past 2^53, as decode renders it; produce --subject writes it).
+  isValid: (n: unknown) => typeof n === 'bigint' || Number.isInteger(n) || (typeof n === 'string' && /^-?\d+$/.test(n)),
   compare: (a: number | bigint, b: number | bigint) => (a < b ? -1 : a > b ? 1 : 0),
 });
 
@@ -64,9 +65,15 @@ export function avroCodec(schema: RegisteredSchema): Codec {
         done.add(ref.name);
         build(ref.schema);
       }
-      return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry: own, wrapUnions: false });
+      // 'auto': a union is written from the plain value unless its branches are ambiguous (two
+      // records), which take Avro's JSON form, {"shop.Card": {…}}.
+      return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry: own, wrapUnions: 'auto' });
     };
-    return (plain = build(schema));
+    try {
+      return (plain = build(schema));
+    } catch (e) {
+      throw new EncodeError(`the Avro schema cannot be compiled for writing: ${(e as Error).message}`);
+    }
   };
   return {
     encode: (value) => {

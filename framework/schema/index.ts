@@ -29,7 +29,8 @@ export async function createRecordDecoder(spec: SchemaRegistrySpec, o: { path: s
   });
 }
 
-async function httpSettings(spec: SchemaRegistrySpec, path: string, secrets: SecretSource): Promise<HttpSettings> {
+/** How a trigger's registry is asked: its accessConfigs' secrets read (basic auth, CA, client certificate). */
+export async function httpSettings(spec: SchemaRegistrySpec, path: string, secrets: SecretSource): Promise<HttpSettings> {
   const at = `${path}.schemaRegistryConfig.accessConfigs`;
   const settings: HttpSettings = { timeoutMs: LOOKUP_TIMEOUT_MS, maxBodyBytes: INPUT_BOUNDS.maxRegistryAnswerBytes };
   const { basicAuthSecretArn, clientCertificateSecretArn, rootCaSecretArn } = spec.access;

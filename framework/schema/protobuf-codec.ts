@@ -83,11 +83,10 @@ export function protobufCodec(schema: RegisteredSchema, registry: RegistryKind):
     },
     encode: (value, _text, message) => {
       if (registry !== 'confluent') throw new EncodeError('writing Protobuf for a Glue registry is not supported; use a Confluent-compatible registry');
-      const indexes = message === undefined ? [0] : indexesOf(topLevel, message);
+      const indexes = message === undefined ? [0] : indexesOf(topLevel, message, own.pkg);
       const type = byPath(indexes);
-      const why = typeof value === 'object' && value !== null ? type.verify(type.fromObject(value as Record<string, unknown>)) : 'not a JSON object';
-      if (why) throw new EncodeError(`the value does not fit ${type.fullName.slice(1)}: ${why}`);
-      const body = type.encode(type.fromObject(value as Record<string, unknown>)).finish();
+      // fromObject coerces ("abc" becomes 0) and drops what it does not know: checked first, as Confluent's ParseDict does.
+      const body = type.encode(type.fromObject(strictMessage(type, value, ''))).finish();
       return Buffer.concat([writeMessageIndexes(indexes), Buffer.from(body)]);
     },
   };
@@ -157,23 +156,90 @@ function textPath(topLevel: protobuf.Type[], indexes: number[]): string {
 }
 
 /**
- * The Confluent indexes of a message of the .proto's own, by its name: full (`shop.Customer.Note`)
- * or from the file's top level (`Customer.Note`).
+ * The Confluent indexes of a message of the .proto's own, by its name: the full name
+ * (`shop.Customer.Note`), else the name from the file's top level (`Customer.Note`), else a unique
+ * last part (`Note`); a name that could be several messages is refused, naming them.
  */
-function indexesOf(topLevel: protobuf.Type[], name: string): number[] {
+function indexesOf(topLevel: protobuf.Type[], name: string, pkg: string | undefined): number[] {
+  const all: Array<{ full: string; indexes: number[] }> = [];
+  const walk = (types: protobuf.Type[], path: number[]) =>
+    types.forEach((t, i) => {
+      all.push({ full: t.fullName.slice(1), indexes: [...path, i] });
+      walk(messagesOf(t), [...path, i]);
+    });
+  walk(topLevel, []);
   const want = name.replace(/^\./, '');
-  const walk = (types: protobuf.Type[], path: number[]): number[] | undefined => {
-    for (const [i, t] of types.entries()) {
-      const full = t.fullName.slice(1);
-      if (full === want || full.endsWith(`.${want}`)) return [...path, i];
-      const inner = walk(messagesOf(t), [...path, i]);
-      if (inner) return inner;
-    }
-    return undefined;
-  };
-  const found = walk(topLevel, []);
-  if (!found) throw new EncodeError(`the schema has no message ${name}; it has ${topLevel.map((t) => t.name).join(', ')}`);
-  return found;
+  const exact = all.find((m) => m.full === want) ?? all.find((m) => pkg !== undefined && m.full === `${pkg}.${want}`);
+  if (exact) return exact.indexes;
+  const suffix = all.filter((m) => m.full.endsWith(`.${want}`));
+  if (suffix.length === 1) return suffix[0]!.indexes;
+  if (suffix.length > 1) throw new EncodeError(`--message ${name} could be ${suffix.map((m) => m.full).join(' or ')}: give the full name`);
+  throw new EncodeError(`the schema has no message ${name}; its messages: ${all.map((m) => m.full).join(', ')}`);
+}
+
+const INTEGER_TEXT = /^-?\d+$/;
+const INT32 = new Set(['int32', 'uint32', 'sint32', 'fixed32', 'sfixed32']);
+const INT64 = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
+
+/**
+ * A JSON value checked against a message type as proto3's JSON mapping reads it (a field by its
+ * JSON or its .proto name, numbers as numbers or digit strings, 64-bit ones also as BigInt from
+ * the exact parse, enums by name or number, bytes as base64), into what protobufjs's fromObject
+ * takes: what does not fit is an EncodeError naming the field.
+ */
+function strictMessage(type: protobuf.Type, value: unknown, at: string): Record<string, unknown> {
+  const name = type.fullName.slice(1);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new EncodeError(`${at || 'the value'}: not a JSON object, as ${name} is`);
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const field = type.fields[key] ?? type.fields[protobuf.util.camelCase(key)];
+    if (!field) throw new EncodeError(`${at}${key}: ${name} has no such field (its fields: ${Object.keys(type.fields).join(', ') || 'none'})`);
+    if (v === null) continue; // proto3 JSON: null is the field's default
+    field.resolve();
+    const here = `${at}${key}`;
+    if (field instanceof protobuf.MapField) {
+      if (typeof v !== 'object' || Array.isArray(v)) throw new EncodeError(`${here}: a map field takes a JSON object`);
+      out[field.name] = Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, single(field, x, `${here}.${k}`)]));
+    } else if (field.repeated) {
+      if (!Array.isArray(v)) throw new EncodeError(`${here}: a repeated field takes a JSON list`);
+      out[field.name] = v.map((x, i) => single(field, x, `${here}[${i}]`));
+    } else out[field.name] = single(field, v, here);
+  }
+  return out;
+}
+
+function single(field: protobuf.Field, v: unknown, at: string): unknown {
+  const wrong = (what: string) => new EncodeError(`${at}: ${JSON.stringify(typeof v === 'bigint' ? v.toString() : v)?.slice(0, 40)} is not ${what}`);
+  if (field.resolvedType instanceof protobuf.Type) return strictMessage(field.resolvedType, v, `${at}.`);
+  if (field.resolvedType instanceof protobuf.Enum) {
+    const values = field.resolvedType.values;
+    if ((typeof v === 'string' && Object.hasOwn(values, v)) || Number.isInteger(v)) return v;
+    throw wrong(`one of ${Object.keys(values).join(', ')}`);
+  }
+  if (INT32.has(field.type)) {
+    if (Number.isInteger(v) || (typeof v === 'string' && INTEGER_TEXT.test(v))) return Number(v);
+    throw wrong(`a whole number (${field.type})`);
+  }
+  if (INT64.has(field.type)) {
+    if (Number.isSafeInteger(v) || typeof v === 'bigint' || (typeof v === 'string' && INTEGER_TEXT.test(v))) return String(v);
+    throw wrong(`a whole number (${field.type})`);
+  }
+  switch (field.type) {
+    case 'double':
+    case 'float':
+      if (typeof v === 'number' || v === 'NaN' || v === 'Infinity' || v === '-Infinity') return v;
+      throw wrong(`a number (${field.type})`);
+    case 'bool':
+      if (typeof v === 'boolean') return v;
+      throw wrong('true or false');
+    case 'string':
+      if (typeof v === 'string') return v;
+      throw wrong('a string');
+    case 'bytes':
+      if (typeof v === 'string' && /^[A-Za-z0-9+/_-]*={0,2}$/.test(v)) return v;
+      throw wrong('base64 bytes');
+  }
+  return v;
 }
 
 /** A whole definition in base64 (a serialized descriptor); .proto text always has spaces, `;` or `{`. */

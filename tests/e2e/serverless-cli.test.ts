@@ -195,6 +195,11 @@ describe('create-topics, for a cluster of your own', () => {
     const viaSls = sls(['sluice', 'create-topics', '--topic', `${topic}-sls`, '--partitions', '1', '--brokers', brokers().join(',')], dir);
     expect(await viaSls.exited, viaSls.output()).toBe(0);
     expect([await partitionsOf(`${topic}-npm`), await partitionsOf(`${topic}-sls`)]).toEqual([4, 1]);
+    // What the brokers refuse is said with what to change (it was kafkajs's "Topic creation errors" and a stack).
+    const tooMany = sls(['sluice', 'create-topics', '--topic', `${topic}-rf`, '--replication-factor', '3', '--brokers', brokers().join(',')], dir);
+    expect(await tooMany.exited).not.toBe(0);
+    expect(tooMany.output()).toContain(`topic "${topic}-rf": INVALID_REPLICATION_FACTOR`);
+    expect(tooMany.output()).toContain('give a replication factor at most the number of brokers');
     // A bad count is refused before any broker is asked, with the same words at both doors.
     const bad = sls(['sluice', 'create-topics', '--topic', `${topic}-x`, '--partitions', '0'], dir);
     expect(await bad.exited).not.toBe(0);
