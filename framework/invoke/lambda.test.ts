@@ -121,9 +121,10 @@ describe('lambda invoker: invoke', () => {
 });
 
 describe('lambda invoker: prepare', () => {
-  it('passes when every function exists', async () => {
+  it('passes when every function exists, asking once however often it is prepared (start, then the service runner)', async () => {
     answers = [{ status: 200, body: { Configuration: { FunctionName: 'svc-dev-orders' } } }];
     const invoker = invokerFor();
+    await invoker.prepare();
     await invoker.prepare();
     await invoker.close();
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /2015-03-31/functions/svc-dev-orders']);

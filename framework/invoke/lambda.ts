@@ -84,32 +84,40 @@ export function createLambdaInvoker(o: LambdaInvokerOptions): Invoker {
     }
   };
 
+  async function checkFunctions(): Promise<void> {
+    for (const [functionKey, lambdaName] of Object.entries(o.functionNames)) {
+      const sent = await send((abortSignal) => client.send(new GetFunctionCommand({ FunctionName: lambdaName }), { abortSignal }), CHECK_TIMEOUT_MS);
+      if ('value' in sent) {
+        o.logger.debug('lambda found', { function: functionKey, lambda: lambdaName, endpoint: where });
+        continue;
+      }
+      const check = sent.timedOut ? 'unreachable' : classifyCheck(sent.error);
+      const { name, message } = describe(sent.error);
+      if (check === 'unsupported' || check === 'not-allowed') {
+        const why = check === 'unsupported' ? `${where} does not support GetFunction` : 'no lambda:GetFunction permission';
+        o.logger.debug(`cannot check that the Lambdas exist (${why}); a wrong name shows at the first invocation`, { endpoint: where });
+        return;
+      }
+      const fix =
+        check === 'missing'
+          ? `Deploy the service (npx serverless deploy), or start serverless-offline for it; Sluice names functions <service>-<stage>-<function>.`
+          : check === 'unreachable'
+            ? `Is the endpoint running (npx serverless offline start --lambdaPort …)?`
+            : 'Check the region and credentials (AWS_REGION, AWS_PROFILE).';
+      const what = check === 'missing' ? `there is no Lambda "${lambdaName}" at ${where}` : check === 'unreachable' ? `cannot reach the Lambda endpoint ${where}` : `cannot look up Lambda "${lambdaName}" at ${where}`;
+      throw new SluiceError('HANDLER_NOT_FOUND', `Function "${functionKey}": ${what} (${name}: ${sent.timedOut ? `no answer in ${CHECK_TIMEOUT_MS} ms` : message}). ${fix}`, { cause: sent.error, retriable: check === 'unreachable' });
+    }
+  }
+
+  /** Once per invoker: start asks before any broker starts, and the service runner again. */
+  let checked: Promise<void> | undefined;
   return {
     overheadMs,
 
-    async prepare() {
-      for (const [functionKey, lambdaName] of Object.entries(o.functionNames)) {
-        const sent = await send((abortSignal) => client.send(new GetFunctionCommand({ FunctionName: lambdaName }), { abortSignal }), CHECK_TIMEOUT_MS);
-        if ('value' in sent) {
-          o.logger.debug('lambda found', { function: functionKey, lambda: lambdaName, endpoint: where });
-          continue;
-        }
-        const check = sent.timedOut ? 'unreachable' : classifyCheck(sent.error);
-        const { name, message } = describe(sent.error);
-        if (check === 'unsupported' || check === 'not-allowed') {
-          const why = check === 'unsupported' ? `${where} does not support GetFunction` : 'no lambda:GetFunction permission';
-          o.logger.debug(`cannot check that the Lambdas exist (${why}); a wrong name shows at the first invocation`, { endpoint: where });
-          return;
-        }
-        const fix =
-          check === 'missing'
-            ? `Deploy the service (npx serverless deploy), or start serverless-offline for it; Sluice names functions <service>-<stage>-<function>.`
-            : check === 'unreachable'
-              ? `Is the endpoint running (npx serverless offline start --lambdaPort …)?`
-              : 'Check the region and credentials (AWS_REGION, AWS_PROFILE).';
-        const what = check === 'missing' ? `there is no Lambda "${lambdaName}" at ${where}` : check === 'unreachable' ? `cannot reach the Lambda endpoint ${where}` : `cannot look up Lambda "${lambdaName}" at ${where}`;
-        throw new SluiceError('HANDLER_NOT_FOUND', `Function "${functionKey}": ${what} (${name}: ${sent.timedOut ? `no answer in ${CHECK_TIMEOUT_MS} ms` : message}). ${fix}`, { cause: sent.error, retriable: check === 'unreachable' });
-      }
+    prepare() {
+      checked ??= checkFunctions();
+      checked.catch(() => (checked = undefined));
+      return checked;
     },
 
     async invoke(request: InvokeRequest): Promise<InvokeResult> {
