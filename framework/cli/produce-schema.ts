@@ -54,12 +54,12 @@ const HTTP: HttpSettings = { timeoutMs: INPUT_BOUNDS.registryRequestDeadlineMs, 
 export async function framedRecords(records: OutgoingRecord[], f: SchemaFraming): Promise<{ records: OutgoingRecord[]; schemaId: number; format: string }> {
   if (f.registry.startsWith('arn:')) throw new UsageError('--subject: Glue registries are not supported for writing; give a Confluent-compatible registry (--registry <url>).');
   const shown = shownUrl(f.registry);
-  const http = f.http ?? HTTP;
   const base = new URL(f.registry.endsWith('/') ? f.registry : `${f.registry}/`);
+  const http = withUrlCredentials(f.http ?? HTTP, base);
   const url = new URL(`subjects/${encodeURIComponent(f.subject)}/versions/latest`, base);
   let answer;
   try {
-    answer = await httpGet(url, withUrlCredentials(http, base));
+    answer = await httpGet(url, http);
   } catch (e) {
     throw new UsageError(`The schema registry at ${shown} did not answer (${(e as Error).message}). Start it (the local one runs with start for a trigger that names it), or give --registry.`);
   }
@@ -70,7 +70,7 @@ export async function framedRecords(records: OutgoingRecord[], f: SchemaFraming)
   const id = (JSON.parse(answer.body) as { id?: unknown }).id;
   if (!Number.isSafeInteger(id)) throw new UsageError(`The schema registry at ${shown} answered ${url.pathname} without a schema id: ${answer.body.slice(0, 200)}`);
   const schemaId = id as number;
-  const schema = await confluentRegistry(f.registry, withUrlCredentials(http, base)).lookup(String(schemaId));
+  const schema = await confluentRegistry(f.registry, http).lookup(String(schemaId));
   if (f.message !== undefined && schema.format !== 'PROTOBUF') throw new UsageError(`--message is for Protobuf schemas; subject ${f.subject}'s is ${schema.format}: leave --message out.`);
   const codec = compileCodec(schema, 'confluent');
   const out = records.map((r, i) => {

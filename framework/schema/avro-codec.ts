@@ -38,39 +38,34 @@ const longType = avro.types.LongType.__with({
   compare: (a: number | bigint, b: number | bigint) => (a < b ? -1 : a > b ? 1 : 0),
 });
 
-export function avroCodec(schema: RegisteredSchema): Codec {
+/**
+ * The schema compiled with its references into a registry of its own. A reference shared by
+ * several (A -> B, C; B, C -> D) is compiled once: avsc refuses a name defined twice.
+ */
+function compileAvro(schema: RegisteredSchema, options: { wrapUnions: boolean | 'auto'; typeHook?: (s: avro.Schema, o: avro.ForSchemaOptions) => avro.Type | undefined }): avro.Type {
   const registry: Record<string, avro.Type> = { long: longType };
-  const items = itemBudget(INPUT_BOUNDS.maxAvroItems);
-  const typeHook = items.hook(ownKeysHook);
   const compiled = new Set<string>();
   const compile = (s: RegisteredSchema): avro.Type => {
     for (const ref of s.references) {
-      // A reference shared by several (A -> B, C; B, C -> D) is compiled once: avsc refuses a name defined twice.
       if (compiled.has(ref.name) || registry[ref.name]) continue;
       compiled.add(ref.name);
       compile(ref.schema);
     }
-    return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry, wrapUnions: true, typeHook });
+    return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { ...options, registry });
   };
-  const type = compile(schema);
+  return compile(schema);
+}
+
+export function avroCodec(schema: RegisteredSchema): Codec {
+  const items = itemBudget(INPUT_BOUNDS.maxAvroItems);
+  const type = compileAvro(schema, { wrapUnions: true, typeHook: items.hook(ownKeysHook) });
   // Writing takes plain JSON (a union's value as it is, not {"string": …}): a type of its own, compiled when first asked for.
+  // 'auto': a union is written from the plain value unless its branches are ambiguous (two
+  // records), which take Avro's JSON form, {"shop.Card": {…}}.
   let plain: avro.Type | undefined;
   const plainType = () => {
-    if (plain) return plain;
-    const own: Record<string, avro.Type> = { long: longType };
-    const done = new Set<string>();
-    const build = (s: RegisteredSchema): avro.Type => {
-      for (const ref of s.references) {
-        if (done.has(ref.name) || own[ref.name]) continue;
-        done.add(ref.name);
-        build(ref.schema);
-      }
-      // 'auto': a union is written from the plain value unless its branches are ambiguous (two
-      // records), which take Avro's JSON form, {"shop.Card": {…}}.
-      return avro.Type.forSchema(JSON.parse(s.definition) as avro.Schema, { registry: own, wrapUnions: 'auto' });
-    };
     try {
-      return (plain = build(schema));
+      return (plain ??= compileAvro(schema, { wrapUnions: 'auto' }));
     } catch (e) {
       throw new EncodeError(`the Avro schema cannot be compiled for writing: ${(e as Error).message}`);
     }

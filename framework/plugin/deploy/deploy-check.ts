@@ -9,16 +9,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../errors.ts';
 import { userError, type HookContext } from '../service.ts';
-import { hasDefault, parametersRefusal, stackParameterGiven } from './stack-parameters.ts';
-import { IDS } from './template.ts';
+import { hasDefault, PARAMETERS_TO_GIVE, parametersRefusal, stackParameterGiven } from './stack-parameters.ts';
 
 /** osls's name for the template it deploys (naming.getCompiledTemplateFileName()). */
 const TEMPLATE = 'cloudformation-template-update-stack.json';
-const CHECKED = [IDS.image, IDS.subnets, IDS.securityGroups];
 
 /** Pure: the poller's parameters in `template` that a deploy gives no value. */
 export function parametersToGive(template: { Parameters?: Record<string, unknown> }, stackParameters: unknown): string[] {
-  return CHECKED.filter((name) => {
+  return PARAMETERS_TO_GIVE.filter((name) => {
     const p = template.Parameters?.[name];
     return p !== undefined && !hasDefault(p) && !stackParameterGiven(stackParameters, name);
   });

@@ -14,6 +14,9 @@ const NEEDED = [
   { name: IDS.securityGroups, setting: 'securityGroups', what: "the poller's security groups", example: 'sg-0abc1234' },
 ] as const;
 
+/** The poller's parameters a deploy must give a value when the template has no default. */
+export const PARAMETERS_TO_GIVE: readonly string[] = NEEDED.map((n) => n.name);
+
 type Given = Pick<DeploySettings, 'image' | 'subnets' | 'securityGroups'>;
 
 type StackParameter = { ParameterKey?: unknown; ParameterValue?: unknown; UsePreviousValue?: unknown };
