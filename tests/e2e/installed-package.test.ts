@@ -111,7 +111,10 @@ describe.each(CLIS)('the installed package, in a service of its own, with $spec'
       join(dir, 'serverless.yml'),
       `service: shop\nframeworkVersion: '${readmeFrameworkVersion()}'\nconfigValidationMode: error\nplugins:\n  - serverless-sluice\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\n` +
         `functions:\n  orders:\n    handler: functions/orders.handler\n    environment:\n      RECORD_FILE: ${recordFile}\n    events:\n` +
-        `      - sluice:\n          topic: ${topic}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`,
+        // A group of its own: the default, sluice-shop-orders, is also the group of the other osls's
+        // service and of the other lane's run of this file on the same broker (CI-26: joined with no
+        // partitions, the other group's members holding them, and no record handled).
+        `      - sluice:\n          topic: ${topic}\n          consumerGroupId: ${uniqueName('installed-group')}\n          maximumBatchingWindow: 0\n          bootstrapServers: ${brokers().join(',')}\n`,
     );
     // The README's install line as written, with the tarball for serverless-sluice; from npm's cache where it can.
     run('npm', [...installArgs(tarball, spec), '--prefer-offline', '--no-audit', '--no-fund'], dir, 300_000);
