@@ -8,6 +8,7 @@
  */
 import { createKafkaClient } from '../kafka/client.ts';
 import { RecordProducer, type OutgoingRecord } from '../kafka/producer.ts';
+import type { KafkaSecurity } from '../kafka/security.ts';
 import { readFailedCopy, selected, type RedriveSelection } from '../failure/redrive.ts';
 import type { Logger } from '../observe/logger.ts';
 import { printable } from '../observe/printable.ts';
@@ -28,7 +29,8 @@ export interface RedriveReport {
   to: Record<string, number>;
 }
 
-export async function runRedrive(o: ParsedOptions, io: { brokers: string[]; logger: Logger; write(line: string): void }): Promise<RedriveReport> {
+/** `security`: the cluster's SASL, IAM or TLS settings (the console passes its trigger's). */
+export async function runRedrive(o: ParsedOptions, io: { brokers: string[]; logger: Logger; write(line: string): void; security?: KafkaSecurity }): Promise<RedriveReport> {
   const topic = o.topic;
   if (typeof topic !== 'string' || !topic) throw new UsageError(`Name the destination topic: ${commandLine('redrive', '--topic <topic>', '<topic>')}.`);
   const selection: RedriveSelection = {
@@ -38,7 +40,7 @@ export async function runRedrive(o: ParsedOptions, io: { brokers: string[]; logg
     ...(typeof o.reason === 'string' ? { reason: o.reason } : {}),
   };
   const dryRun = o['dry-run'] === true;
-  const kafka = createKafkaClient({ brokers: io.brokers, logger: io.logger, retries: 3 });
+  const kafka = createKafkaClient({ brokers: io.brokers, logger: io.logger, retries: 3, ...io.security });
   const report: RedriveReport = { read: 0, foreign: 0, selected: 0, sent: 0, to: {} };
   const batches = new Map<string, OutgoingRecord[]>();
   await readTopic({

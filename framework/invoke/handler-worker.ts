@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { SluiceError } from '../errors.ts';
 import type { FromWorker, ToWorker, WorkerLog } from './worker-protocol.ts';
 import { packRecords } from './record-transfer.ts';
-import type { InvokeError, InvokeRequest, InvokeResult } from './types.ts';
+import type { HandlerLogTap, InvokeError, InvokeRequest, InvokeResult } from './types.ts';
 import { printableJson, printableKeepingColour } from '../observe/printable.ts';
 
 export interface FunctionRuntime {
@@ -44,7 +44,7 @@ export class HandlerWorker {
   private dead = false;
 
   /** `onExit` runs once when the thread is gone, whatever the reason (the pool drops it then). */
-  constructor(readonly runtime: FunctionRuntime, output: (line: string) => void, onExit: (worker: HandlerWorker) => void = () => undefined) {
+  constructor(readonly runtime: FunctionRuntime, output: (line: string) => void, tap?: HandlerLogTap, onExit: (worker: HandlerWorker) => void = () => undefined) {
     this.worker = new Worker(runtime.bundle, {
       env: runtime.env,
       // The bundle is plain JavaScript: no loader (tsx) to inherit, which halves a cold start.
@@ -54,7 +54,7 @@ export class HandlerWorker {
       stderr: true,
       resourceLimits: { maxOldGenerationSizeMb: Math.max(64, runtime.memorySizeMb) },
     });
-    this.print = handlerLines(runtime, output, () => this.pending);
+    this.print = handlerLines(runtime, output, () => this.pending, tap);
     // What bypasses console (process.stdout.write, a module's output while it loads).
     createInterface({ input: this.worker.stdout, crlfDelay: Infinity }).on('line', (line) => this.print('log', line));
     createInterface({ input: this.worker.stderr, crlfDelay: Infinity }).on('line', (line) => this.print('error', line));
@@ -156,9 +156,15 @@ export class HandlerWorker {
  * one object per call with the time, level, function and the request id of its invocation (the
  * fields Lambda's own log lines carry).
  */
-function handlerLines(runtime: FunctionRuntime, output: (line: string) => void, pending: () => Pending | undefined): (level: WorkerLog['level'], text: string, id?: number) => void {
+function handlerLines(
+  runtime: FunctionRuntime, output: (line: string) => void, pending: () => Pending | undefined, tap?: HandlerLogTap,
+): (level: WorkerLog['level'], text: string, id?: number) => void {
   return (level, raw, id) => {
     const text = withoutRuntimeFrames(raw);
+    if (tap) {
+      const p = pending();
+      tap(p && (id === undefined || id === p.id) ? p.requestId : undefined, level === 'log' ? 'info' : level, text);
+    }
     if (runtime.logFormat !== 'json') {
       // Escaped but for colours: a handler's line may quote a record (JSON.parse's error quotes its input).
       for (const line of text.split('\n')) output(`[${runtime.functionName}] ${printableKeepingColour(line)}`);

@@ -20,7 +20,7 @@ import { bundleHandler } from './bundle.ts';
 import { handlerEnvironment } from './environment.ts';
 import { locateHandler } from './handler-path.ts';
 import { HandlerWorker, type FunctionRuntime } from './handler-worker.ts';
-import type { InvokeRequest, InvokeResult, Invoker } from './types.ts';
+import type { HandlerLogTap, InvokeRequest, InvokeResult, Invoker } from './types.ts';
 import { watchSources, type SourceWatch } from './watch-sources.ts';
 
 /** What the invoker needs of a function (a TriggerSpec has it); its timeout also bounds the module's first load at start. */
@@ -41,6 +41,8 @@ export interface LocalInvokerOptions {
   watch?: boolean;
   /** How handler output is printed (default: SLUICE_LOG_FORMAT of `env`, else text). */
   logFormat?: 'text' | 'json';
+  /** Also hands each handler line to this, with its invocation's request id (the console's history). */
+  logTap?: HandlerLogTap;
 }
 
 export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
@@ -56,7 +58,7 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
   let reloading = Promise.resolve();
 
   const spawn = (runtime: FunctionRuntime): HandlerWorker => {
-    const worker = new HandlerWorker(runtime, output, (gone) => {
+    const worker = new HandlerWorker(runtime, output, o.logTap, (gone) => {
       all.delete(gone);
       if (idle.get(runtime.functionName)?.delete(gone)) o.logger.debug('an idle worker exited; it is replaced on the next invocation', { function: runtime.functionName });
     });
@@ -153,7 +155,7 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
       // A fresh worker's load counts against this invocation's timeout (HandlerWorker.invoke).
       worker ??= spawn(runtime);
       try {
-        return await worker.invoke(request, randomUUID());
+        return await worker.invoke(request, request.requestId ?? randomUUID());
       } finally {
         // A worker of code replaced meanwhile finishes this invocation and no other.
         if (worker.usable && worker.runtime === runtimes.get(request.functionName)) pool.add(worker);

@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.ts';
 import type { Logger } from '../observe/logger.ts';
 import { createLambdaInvoker, deployedLambdaName } from './lambda.ts';
 import { createLocalInvoker } from './local.ts';
-import type { Invoker } from './types.ts';
+import type { HandlerLogTap, Invoker } from './types.ts';
 
 export const INVOKER_KINDS = ['local', 'lambda'] as const;
 export type InvokerKind = (typeof INVOKER_KINDS)[number];
@@ -41,7 +41,8 @@ export function invocationsAtOnce(triggers: readonly Pick<TriggerSpec, 'concurre
   return triggers.reduce((n, t) => n + t.concurrency * (t.parallelizationFactor ?? 1), 0);
 }
 
-export function createInvoker(choice: InvokerChoice, service: ServiceSpec, triggers: TriggerSpec[], logger: Logger, output: (line: string) => void): Invoker {
+/** `logTap`: also receives each local handler's lines with their invocation's request id (the console). */
+export function createInvoker(choice: InvokerChoice, service: ServiceSpec, triggers: TriggerSpec[], logger: Logger, output: (line: string) => void, logTap?: HandlerLogTap): Invoker {
   const functions = [...new Map(triggers.map((t) => [t.functionName, t])).values()];
   if (choice.kind === 'lambda') {
     return createLambdaInvoker({
@@ -54,6 +55,6 @@ export function createInvoker(choice: InvokerChoice, service: ServiceSpec, trigg
   }
   return createLocalInvoker({
     rootDir: service.rootDir, service: service.service, stage: service.stage, region: service.region, logger, output,
-    functions, ...(choice.watch ? { watch: true } : {}),
+    functions, ...(choice.watch ? { watch: true } : {}), ...(logTap ? { logTap } : {}),
   });
 }

@@ -13,7 +13,15 @@ export interface InvokeRequest {
   source: EventSource;
   /** The function's timeout; the invocation is stopped and counts as failed past it. */
   timeoutMs: number;
+  /**
+   * The invocation's request id (the handler's context.awsRequestId), chosen by the caller so what
+   * the handler writes can be tied to it (the console); the lambda invoker reports Lambda's own.
+   */
+  requestId?: string;
 }
+
+/** Receives each line a handler writes, with the request id of the invocation it wrote it in (none: between invocations). */
+export type HandlerLogTap = (requestId: string | undefined, level: 'log' | 'info' | 'warn' | 'error' | 'debug', text: string) => void;
 
 /**
  * `not-invoked`: the function certainly did not run (throttled past the invoker's quick retries,
