@@ -18,6 +18,8 @@ import { parseContainerConfig, TRIGGERS_ENV } from '../plugin/deploy/container-c
 import { runService, type RunningService } from '../poller/service-runner.ts';
 import { inFlightBudgetMs } from '../poller/stop-deadline.ts';
 import { httpSettings } from './http-settings.ts';
+import { consoleSettings } from './console-settings.ts';
+import { InvocationHistory } from '../console/history.ts';
 import { exitOnError, onShutdown } from './process.ts';
 
 async function main(): Promise<void> {
@@ -35,7 +37,10 @@ async function main(): Promise<void> {
     settings: { ...config.metrics, service: `${config.service}-${config.stage}`, functionNames: config.functionNames },
     write: (line: string) => void process.stdout.write(`${line}\n`),
   };
-  const starting = runService({ triggers: config.triggers, invoker, logger, events: new Instrumentation(), http, emf }).then((r) => {
+  // Off in the task unless SLUICE_CONSOLE says otherwise (console-settings.ts): handlers run on Lambda, so it shows no log lines.
+  const onPage = consoleSettings('container', process.env);
+  const pageConsole = onPage ? { console: { ...onPage, history: new InvocationHistory(), service: config.service, stage: config.stage } } : {};
+  const starting = runService({ triggers: config.triggers, invoker, logger, events: new Instrumentation(), http, emf, ...pageConsole }).then((r) => {
     running = r;
     // A trigger that stopped for good: finish what runs, then exit non-zero so ECS replaces the task.
     void r.fatal.then(async (e) => {
@@ -55,7 +60,7 @@ async function main(): Promise<void> {
   for (const t of config.triggers) {
     logger.info(`polling ${t.topic} for ${config.functionNames[t.functionName]}`, { group: t.consumerGroupId, brokers: t.bootstrapServers?.join(','), batchSize: t.batchSize });
   }
-  logger.info(`ready: ${config.service} (${config.stage}), ${config.triggers.length} trigger(s); health on ${running?.httpUrl}/healthz`);
+  logger.info(`ready: ${config.service} (${config.stage}), ${config.triggers.length} trigger(s); health on ${running?.httpUrl}/healthz${running?.consoleUrl ? `, console (${onPage!.mode}) on ${running.consoleUrl}` : ''}`);
 }
 
 main().catch(exitOnError);

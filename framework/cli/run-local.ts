@@ -15,6 +15,8 @@ import type { Logger } from '../observe/logger.ts';
 import { attachTerminalView } from '../observe/terminal-view.ts';
 import { runService, type RunningService } from '../poller/service-runner.ts';
 import { httpSettings } from './http-settings.ts';
+import { consoleSettings } from './console-settings.ts';
+import { InvocationHistory } from '../console/history.ts';
 import { localRegistryFor, type LocalRegistry } from './local-registry.ts';
 import { preflight } from './preflight.ts';
 
@@ -101,7 +103,9 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     // What needs no broker fails before one starts.
     preflight(service, triggers, o.invoker);
     const http = httpSettings('local', o.env ?? process.env, service);
-    invoker = createInvoker(o.invoker ?? { kind: 'local' }, service, triggers, logger, write);
+    const onPage = consoleSettings('local', o.env ?? process.env);
+    const history = onPage ? new InvocationHistory() : undefined;
+    invoker = createInvoker(o.invoker ?? { kind: 'local' }, service, triggers, logger, write, history ? (id, level, text) => history.log(id, level, text) : undefined);
     // The handlers load (a missing export, a module that throws) before a broker starts: that
     // failed after the local Kafka had started and stopped (10.2 s through npm start).
     await invoker.prepare();
@@ -120,6 +124,7 @@ export function runLocal(o: RunLocalOptions): LocalRun {
       triggers,
       ...(broker ? { defaultBrokers: [broker.bootstrap], createTopics: { partitions: o.partitions ?? 3 } } : {}),
       invoker, logger, events, http,
+      ...(onPage && history ? { console: { ...onPage, history, service: service.service, stage: service.stage } } : {}),
       // The text view shows each ✗ and ↻; JSON lines are for machines, which want the log line too.
       ...((o.env ?? process.env).SLUICE_LOG_FORMAT === 'json' ? {} : { invocationsShown: true }),
     });
@@ -128,6 +133,7 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     for (const t of triggers) {
       logger.info(`polling ${t.topic} for ${t.functionName}`, { group: t.consumerGroupId, brokers: (t.bootstrapServers ?? [broker?.bootstrap]).join(','), batchSize: t.batchSize });
     }
+    if (running.consoleUrl) logger.info(`console: ${running.consoleUrl}  (invocations, replay, redrive; SLUICE_CONSOLE=off turns it off)`);
     if (running.httpUrl) logger.info(`health: ${running.httpUrl}/healthz  readiness: ${running.httpUrl}/readyz`);
     // `ready.` means consuming: every trigger's member has joined its group (a restart before that included).
     const waiting = await joined.within(JOIN_WAIT_MS, () => stopping !== undefined);

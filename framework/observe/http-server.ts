@@ -24,6 +24,8 @@ export interface HttpServerOptions {
   /** Partitions that wait without progress (observe/progress.ts): /healthz fails for a stuck one. */
   progress?: Pick<ProgressTracker, 'snapshot'>;
   metrics?: MetricsSource;
+  /** Other routes on the same server (the console, framework/console/): true if it served the request. */
+  routes?: { handle(req: IncomingMessage, res: ServerResponse): boolean };
   /** Called when the default port was taken and another was used. */
   onFallback?(taken: number, used: number): void;
 }
@@ -43,6 +45,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   const loop = monitorEventLoop();
   const server = createServer((req, res) => {
     if ((req.url ?? '/').split('?')[0] === '/metrics' && o.metrics && (req.method === 'GET' || req.method === 'HEAD')) return void serveMetrics(req, res, o.metrics);
+    if (o.routes?.handle(req, res)) return;
     respond(req, res, o.health, o.progress, loop.maxDelayMs());
   });
   server.keepAliveTimeout = 1_000;

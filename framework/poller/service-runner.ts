@@ -11,6 +11,7 @@ import type { TriggerSpec } from '../config/types.ts';
 import { ConfigError, SluiceError } from '../errors.ts';
 import { commandLine } from '../front-door.ts';
 import type { Invoker } from '../invoke/types.ts';
+import { startConsole, type ConsoleSettings } from '../console/index.ts';
 import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient, type ClientOptions } from '../kafka/client.ts';
 import { iamTokenRefused } from '../kafka/msk-iam-errors.ts';
@@ -51,12 +52,16 @@ export interface ServiceRunnerOptions {
   emf?: { settings: EmfSettings; write(line: string): void };
   /** A terminal view shows each invocation and its failure (`npm start`): the log then says it at debug level only, not twice. */
   invocationsShown?: boolean;
+  /** Serve the console at `/` of the `http` server (framework/console/); none without it. */
+  console?: ConsoleSettings;
 }
 
 export interface RunningService {
   pollers: Poller[];
   /** The health server's base URL, with `http`. */
   httpUrl?: string;
+  /** The console's URL, when it runs. */
+  consoleUrl?: string;
   /** Resolves (never rejects) with the first trigger that stopped for good. */
   fatal: Promise<SluiceError>;
   /** Lets in-flight work finish and leaves the groups; with `deadlineAt` (epoch ms), leaves then without what still runs (stop-deadline.ts). */
@@ -94,13 +99,19 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   // Metrics listen to the events only when someone can read them.
   const metrics = o.http || o.emf ? new PollerMetrics(triggers, o.events, progress) : undefined;
   const emf = o.emf && metrics ? startEmfReporter(metrics, o.emf.settings, o.emf.write) : undefined;
+  const consoleRun = o.console && progress
+    ? startConsole({ settings: o.console, triggers, events: o.events, health, progress, invoker: o.invoker, clusterOf: (t) => ({ brokers: brokersOf(t), security: security.get(t) ?? {} }), logger: o.logger })
+    : undefined;
+  const invoker = consoleRun?.invoker ?? o.invoker;
   const http = o.http && (await startHttpServer({
     ...o.http,
     health,
     ...(progress ? { progress } : {}),
     ...(metrics ? { metrics } : {}),
+    ...(consoleRun ? { routes: consoleRun.routes } : {}),
     onFallback: (taken, used) => o.logger.warn(`port ${taken} is taken (another poller?); serving health on ${used} instead`, { hint: 'set SLUICE_HTTP_PORT or custom.sluice.http.port to choose one' }),
-  }).catch((e: unknown) => {
+  }).catch(async (e: unknown) => {
+    await consoleRun?.close();
     health.close();
     progress?.close();
     emf?.stop();
@@ -108,6 +119,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     throw e;
   }));
   const closeObservers = async () => {
+    await consoleRun?.close();
     health.close();
     progress?.close();
     emf?.stop();
@@ -132,7 +144,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     for (const trigger of triggers) {
       const decoder = decoders.get(trigger);
       pollers.push(createPoller({
-        trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker: o.invoker, logger: o.logger, events: o.events, onGiveUp: giveUp, ...(o.invocationsShown ? { invocationsShown: true } : {}),
+        trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker, logger: o.logger, events: o.events, onGiveUp: giveUp, ...(o.invocationsShown ? { invocationsShown: true } : {}),
         uncommittedFrom: uncommittedFrom.get(trigger) ?? 'earliest',
         ...(o.tuning ? { tuning: o.tuning } : {}),
         ...(decoder ? { decoder } : {}),
@@ -150,6 +162,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   return {
     pollers,
     ...(http ? { httpUrl: http.url } : {}),
+    ...(http && consoleRun ? { consoleUrl: `${http.url}/` } : {}),
     fatal,
     stop: async (deadlineAt?: number) => {
       const results = await Promise.allSettled(pollers.map((p) => p.stop(deadlineAt)));

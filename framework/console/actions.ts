@@ -1,0 +1,161 @@
+/**
+ * What the console's buttons do, each the same thing a CLI command does: replay runs a function
+ * with an event and commits nothing (`invoke --event`), produce sends one record (`produce`),
+ * redrive sends a kafka:// destination's copies back (`redrive`, failure/redrive.ts), and the
+ * failures view reads a destination topic as `tail` would, without joining any trigger's group.
+ * Each checks its input and answers with what to change; the server only routes to them.
+ */
+import type { TriggerSpec } from '../config/types.ts';
+import { recordsOfEvent } from '../event/parse-event.ts';
+import { readFailedCopy } from '../failure/redrive.ts';
+import { createKafkaClient } from '../kafka/client.ts';
+import { RecordProducer } from '../kafka/producer.ts';
+import type { KafkaSecurity } from '../kafka/security.ts';
+import type { Logger } from '../observe/logger.ts';
+import { printable } from '../observe/printable.ts';
+import { redriveSummary, runRedrive } from '../cli/redrive-run.ts';
+import { readTopic } from '../cli/topic-read.ts';
+import { UsageError } from '../errors.ts';
+import type { FailedRecordView, FailureDestination, ProduceRequest, ProduceResult, RedriveRequest, RedriveResult, ReplayRequest } from './api-types.ts';
+import type { ConsoleState } from './console-state.ts';
+import type { InvokeRequest, InvokeResult } from '../invoke/types.ts';
+
+/** A request the console refuses: answered 400 with the message. */
+export class ConsoleInputError extends UsageError {}
+
+export interface ConsoleCluster {
+  brokers: string[];
+  security: KafkaSecurity;
+}
+
+export interface ActionContext {
+  triggers: TriggerSpec[];
+  clusterOf(t: TriggerSpec): ConsoleCluster;
+  replay(request: InvokeRequest): Promise<{ id: string; result: InvokeResult }>;
+  state: ConsoleState;
+  logger: Logger;
+}
+
+const FAILED_SHOWN = 200;
+const VALUE_SHOWN = 4 * 1024;
+
+export function consoleActions(c: ActionContext) {
+  const triggerOf = (fn: unknown): TriggerSpec => {
+    const t = c.triggers.find((x) => x.functionName === fn);
+    if (t) return t;
+    throw new ConsoleInputError(`No trigger for function ${JSON.stringify(fn)}; this console runs ${c.triggers.map((x) => x.functionName).join(', ')}.`);
+  };
+  const producers = new Map<string, Promise<RecordProducer>>();
+  const producerFor = (t: TriggerSpec) => {
+    const { brokers, security } = c.clusterOf(t);
+    const key = brokers.join(',');
+    let p = producers.get(key);
+    if (!p) {
+      p = RecordProducer.connect(createKafkaClient({ brokers, logger: c.logger, retries: 3, ...security }));
+      p.catch(() => producers.delete(key));
+      producers.set(key, p);
+    }
+    return p;
+  };
+
+  return {
+    async replay(body: Partial<ReplayRequest>) {
+      const t = triggerOf(body.function);
+      let parsed;
+      try {
+        parsed = recordsOfEvent(body.event);
+      } catch (e) {
+        throw new ConsoleInputError(`The event is not an AWS Kafka event: ${(e as Error).message}`);
+      }
+      if (parsed.records.length === 0) throw new ConsoleInputError('The event holds no records; give it at least one under records["<topic>-<partition>"].');
+      const run = await c.replay({ functionName: t.functionName, records: parsed.records, source: parsed.source, timeoutMs: t.timeoutMs });
+      const r = run.result;
+      c.logger.info(`replayed ${t.functionName} from the console with ${parsed.records.length} record${parsed.records.length === 1 ? '' : 's'}: ${r.ok ? 'ok' : `failed (${printable(r.error.message.split('\n')[0]!)})`} in ${r.durationMs} ms; nothing committed`);
+      return run;
+    },
+
+    async produce(body: Partial<ProduceRequest>): Promise<ProduceResult> {
+      const topic = body.topic;
+      const owner = c.triggers.find((t) => t.topic === topic || (t.failure.onFailure?.kind === 'kafka' && t.failure.onFailure.topic === topic));
+      if (typeof topic !== 'string' || !owner) {
+        const known = [...new Set(c.triggers.flatMap((t) => [t.topic, ...(t.failure.onFailure?.kind === 'kafka' ? [t.failure.onFailure.topic] : [])]))];
+        throw new ConsoleInputError(`The console sends only to this service's topics (${known.join(', ')}); ${JSON.stringify(topic)} is not one. Use \`produce --topic\` for others.`);
+      }
+      if (body.value !== null && typeof body.value !== 'string') throw new ConsoleInputError('`value` must be a string, or null for a tombstone.');
+      if (body.key !== undefined && body.key !== null && typeof body.key !== 'string') throw new ConsoleInputError('`key` must be a string, null or absent.');
+      const headers = Object.entries(body.headers ?? {});
+      const bad = headers.find(([, v]) => typeof v !== 'string');
+      if (bad) throw new ConsoleInputError(`Header ${JSON.stringify(bad[0])}: its value must be a string.`);
+      if (body.partition !== undefined && (!Number.isInteger(body.partition) || body.partition < 0)) throw new ConsoleInputError('`partition` must be a whole number ≥ 0, or absent.');
+      const producer = await producerFor(owner);
+      await producer.send(topic, [{ key: body.key ?? null, value: body.value, headers: headers as Array<[string, string]>, ...(body.partition !== undefined ? { partition: body.partition } : {}) }]);
+      return { topic, sent: 1 };
+    },
+
+    async failures(): Promise<FailureDestination[]> {
+      const out: FailureDestination[] = [];
+      for (const t of c.triggers) {
+        const d = t.failure.onFailure;
+        if (!d) continue;
+        const sent = c.state.sentBy(t.functionName);
+        if (d.kind !== 'kafka') {
+          out.push({ function: t.functionName, destination: d.uri, readable: false, note: `${d.kind.toUpperCase()} destinations are not read from here; this lists what this process sent there.`, records: [], sent });
+          continue;
+        }
+        const records = await readDestination(t, d.topic, c);
+        out.push({ function: t.functionName, destination: d.uri, readable: true, records, sent });
+      }
+      return out;
+    },
+
+    async redrive(body: Partial<RedriveRequest>): Promise<RedriveResult> {
+      const t = triggerOf(body.function);
+      const d = t.failure.onFailure;
+      if (d?.kind !== 'kafka') throw new ConsoleInputError(`${t.functionName}'s on-failure destination ${d ? `is ${d.uri}, not a kafka:// topic` : 'is not set'}: only a Kafka destination can be redriven from here.`);
+      const options: Record<string, string> = { topic: d.topic };
+      for (const [k, name] of [['partition', 'partition'], ['fromOffset', 'from-offset'], ['toOffset', 'to-offset']] as const) {
+        const v = body[k];
+        if (v === undefined) continue;
+        if (!Number.isInteger(v) || v < 0) throw new ConsoleInputError(`\`${k}\` must be a whole number ≥ 0.`);
+        options[name] = String(v);
+      }
+      if (body.reason !== undefined) options.reason = String(body.reason);
+      const { brokers, security } = c.clusterOf(t);
+      const lines: string[] = [];
+      const report = await runRedrive(options, { brokers, security, logger: c.logger, write: (l) => lines.push(l) });
+      c.logger.info(`redrive from the console: ${redriveSummary(report, d.topic, false)}`);
+      return { topic: d.topic, read: report.read, selected: report.selected, sent: report.sent, to: report.to, summary: redriveSummary(report, d.topic, false) };
+    },
+
+    async close() {
+      const all = [...producers.values()];
+      producers.clear();
+      await Promise.allSettled(all.map(async (p) => (await p).disconnect()));
+    },
+  };
+}
+
+export type ConsoleActions = ReturnType<typeof consoleActions>;
+
+/** The destination topic's records, newest first, the last FAILED_SHOWN of them. */
+async function readDestination(t: TriggerSpec, topic: string, c: ActionContext): Promise<FailedRecordView[]> {
+  const { brokers, security } = c.clusterOf(t);
+  const kept: FailedRecordView[] = [];
+  await readTopic({
+    kafka: createKafkaClient({ brokers, logger: c.logger, retries: 3, ...security }), brokers, topic, start: 'beginning', untilEnd: true,
+    onRecord: (r) => {
+      const copy = readFailedCopy(r);
+      const value = r.value === null ? null : r.value.subarray(0, VALUE_SHOWN).toString('utf8');
+      const view: FailedRecordView = {
+        partition: r.partition, offset: r.offset, timestamp: new Date(r.timestamp).toISOString(), key: r.key === null ? null : printable(r.key.toString('utf8').slice(0, 500)),
+        value: typeof copy !== 'string' && 'original' in copy ? (copy.original.value === null ? null : copy.original.value.subarray(0, VALUE_SHOWN).toString('utf8')) : value,
+        headers: Object.fromEntries(r.headers.map(([k, v]) => [k, v === null ? '' : v.subarray(0, 1024).toString('utf8')])),
+        ...((r.value?.length ?? 0) > VALUE_SHOWN ? { valueTruncated: true } : {}),
+        ...(typeof copy === 'string' ? {} : { reason: copy.reason, attempts: copy.attempts, source: copy.source }),
+      };
+      kept.push(view);
+      if (kept.length > FAILED_SHOWN * 2) kept.splice(0, kept.length - FAILED_SHOWN);
+    },
+  });
+  return kept.sort((a, b) => b.timestamp.localeCompare(a.timestamp) || b.offset - a.offset).slice(0, FAILED_SHOWN);
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { TriggerSpec } from '../config/types.ts';
+import { Instrumentation } from '../observe/events.ts';
+import { HealthTracker } from '../observe/health.ts';
+import { ProgressTracker } from '../observe/progress.ts';
+import { ConsoleState } from './console-state.ts';
+
+const spec = {
+  functionName: 'orders', topic: 'orders', consumerGroupId: 'g', path: 'functions.orders.events[0].sluice', timeoutMs: 10_000, maxPollIntervalMs: 120_000,
+  batchSize: 100, parallelizationFactor: 1, engine: 'kafkajs', failure: { onFailure: { kind: 'kafka', uri: 'kafka://dlq', topic: 'dlq' } },
+} as unknown as TriggerSpec;
+
+function setup() {
+  let now = 1_000_000;
+  const clock = () => now;
+  const events = new Instrumentation();
+  const health = new HealthTracker([spec], events, clock);
+  const progress = new ProgressTracker([spec], events, clock);
+  const state = new ConsoleState({ service: 's', stage: 'dev', mode: 'read-write', historySize: 200, triggers: [spec], events, health, progress, now: clock });
+  return { events, state, advance: (ms: number) => (now += ms), close: () => state.close() };
+}
+
+const chunk = { functionName: 'orders', topic: 'orders', partition: 1, count: 2, firstOffset: 5, lastOffset: 6, attempt: 1, bytes: 40, fetchedAt: 999_000 };
+
+describe('ConsoleState', () => {
+  it('shows a chunk in flight with the timeout and the poll deadline it was cut for, and drops it when it ends', () => {
+    const { events, state, advance, close } = setup();
+    events.emit('group.join', { groupId: 'g', memberId: 'm-1', isLeader: true, assignment: { orders: [0, 1] }, durationMs: 5 });
+    events.emit('poller.batch_received', { functionName: 'orders', topic: 'orders', partition: 1, count: 2, firstOffset: 5, lastOffset: 6, lag: 2, highWatermark: 7 });
+    events.emit('poller.chunk_start', chunk);
+    const t = state.overview().triggers[0]!;
+    expect(t).toMatchObject({ status: 'running', memberId: 'm-1', destination: 'kafka://dlq' });
+    expect(t.partitions.map((p) => p.partition)).toEqual([0, 1]);
+    expect(t.partitions[1]!.lagHistory).toEqual([2]);
+    expect(t.partitions[1]!.inFlight).toEqual([{ firstOffset: 5, lastOffset: 6, count: 2, bytes: 40, attempt: 1, startedAt: 1_000_000, timeoutAt: 1_010_000, fetchedAt: 999_000, pollDeadlineAt: 1_119_000 }]);
+    expect(t.partitions[1]).toMatchObject({ logEnd: 7, lag: 2, state: 'progressing' });
+    advance(30);
+    events.emit('poller.chunk_end', { ...chunk, ok: true, durationMs: 30 });
+    events.emit('poller.commit', { functionName: 'orders', groupId: 'g', topic: 'orders', partition: 1, offset: 7, durationMs: 1 });
+    const after = state.overview().triggers[0]!;
+    expect(after.partitions[1]).toMatchObject({ inFlight: [], committed: 7, lag: 0, state: 'caught-up' });
+    expect(after.totals).toEqual({ invocations: 1, records: 2, failed: 0 });
+    expect(after.throughput.at(-1)).toMatchObject({ records: 2, invocations: 1, failed: 0 });
+    close();
+  });
+
+  it('says a partition held by a retry makes the trigger held, and why', () => {
+    const { events, state, close } = setup();
+    events.emit('group.join', { groupId: 'g', memberId: 'm-1', isLeader: true, assignment: { orders: [1] }, durationMs: 5 });
+    events.emit('poller.batch_received', { functionName: 'orders', topic: 'orders', partition: 1, count: 2, firstOffset: 5, lastOffset: 6, lag: 2, highWatermark: 7 });
+    events.emit('poller.chunk_start', chunk);
+    events.emit('poller.chunk_end', { ...chunk, ok: false, durationMs: 3, error: 'boom' });
+    events.emit('poller.retry_scheduled', { functionName: 'orders', topic: 'orders', partition: 1, offset: 5, attempt: 2, delayMs: 1000 });
+    const t = state.overview().triggers[0]!;
+    expect(t.status).toBe('held');
+    expect(t.reason).toMatch(/partition 1 waits: a failed record is retried/);
+    expect(t.totals.failed).toBe(1);
+    close();
+  });
+
+  it('keeps the group timeline newest first, and the sends to the destination', () => {
+    const { events, state, close } = setup();
+    events.emit('group.join', { groupId: 'g', memberId: 'm-1', isLeader: true, assignment: { orders: [0] }, durationMs: 5 });
+    events.emit('group.rebalance_detected', { groupId: 'g', memberId: 'm-1', where: 'heartbeat', reason: 'REBALANCE_IN_PROGRESS' });
+    events.emit('trigger.consumer_stopped', { functionName: 'orders', groupId: 'g', topic: 'orders', error: 'crash', consecutive: 1, restartInMs: 500 });
+    events.emit('poller.sent_to_destination', { functionName: 'orders', topic: 'orders', partition: 0, offsets: [3], reason: 'RetryAttemptsExhausted', destination: 'kafka://dlq', attempts: 1 });
+    const o = state.overview();
+    expect(o.timeline.map((e) => e.kind)).toEqual(['stopped', 'rebalancing', 'joined']);
+    expect(o.triggers[0]!.status).toBe('restarting');
+    expect(o.topics).toEqual(['orders', 'dlq']);
+    expect(state.sentBy('orders')).toMatchObject([{ partition: 0, offsets: [3], reason: 'RetryAttemptsExhausted', attempts: 1 }]);
+    close();
+  });
+});

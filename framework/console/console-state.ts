@@ -1,0 +1,211 @@
+/**
+ * What the console's overview shows, from the poller's instrumentation events alone (the way the
+ * terminal view and /metrics learn it): each trigger's state as /healthz tells it, each owned
+ * partition's committed offset, log end and lag with its last ten minutes, the chunks in flight
+ * with the deadline they were cut for, throughput per five seconds, the group's membership
+ * timeline and what went to the on-failure destinations. Bounded: 120 buckets per series, 200
+ * timeline entries, 200 destination sends per function.
+ */
+import type { TriggerSpec } from '../config/types.ts';
+import type { Instrumentation } from '../observe/events.ts';
+import type { HealthTracker } from '../observe/health.ts';
+import type { ProgressTracker } from '../observe/progress.ts';
+import type { ChunkInFlight, ConsoleMode, FailureDestination, Overview, PartitionView, ThroughputSample, TimelineEntry, TriggerStatus, TriggerView } from './api-types.ts';
+
+export const BUCKET_MS = 5_000;
+const BUCKETS = 120;
+const TIMELINE = 200;
+const SENT = 200;
+
+type Sent = FailureDestination['sent'][number];
+
+interface TriggerState {
+  spec: TriggerSpec;
+  memberId?: string;
+  committed: Map<number, number>;
+  logEnd: Map<number, number>;
+  inFlight: Map<string, ChunkInFlight & { partition: number }>;
+  throughput: ThroughputSample[];
+  lagHistory: Map<number, number[]>;
+  totals: { invocations: number; records: number; failed: number };
+  sent: Sent[];
+}
+
+export interface ConsoleStateOptions {
+  service: string;
+  stage: string;
+  mode: ConsoleMode;
+  historySize: number;
+  triggers: TriggerSpec[];
+  events: Instrumentation;
+  health: HealthTracker;
+  progress: Pick<ProgressTracker, 'snapshot'>;
+  now?: () => number;
+}
+
+export class ConsoleState {
+  private readonly byFunction = new Map<string, TriggerState>();
+  private readonly byGroup = new Map<string, TriggerState>();
+  private readonly timeline: TimelineEntry[] = [];
+  private readonly off: Array<() => void>;
+  private readonly timer: NodeJS.Timeout;
+  private readonly now: () => number;
+  private readonly startedAt: number;
+
+  constructor(private readonly o: ConsoleStateOptions) {
+    this.now = o.now ?? Date.now;
+    this.startedAt = this.now();
+    for (const spec of o.triggers) {
+      const s: TriggerState = { spec, committed: new Map(), logEnd: new Map(), inFlight: new Map(), throughput: [], lagHistory: new Map(), totals: { invocations: 0, records: 0, failed: 0 }, sent: [] };
+      this.byFunction.set(`${spec.functionName}|${spec.topic}`, s);
+      this.byGroup.set(spec.consumerGroupId, s);
+    }
+    const of = (e: { functionName: string; topic: string }) => this.byFunction.get(`${e.functionName}|${e.topic}`);
+    const key = (e: { partition: number; firstOffset: number; attempt: number }) => `${e.partition}|${e.firstOffset}|${e.attempt}`;
+    const mark = (group: string, kind: TimelineEntry['kind'], text: string) => {
+      const s = this.byGroup.get(group);
+      if (!s) return;
+      this.timeline.unshift({ t: this.now(), function: s.spec.functionName, group, kind, text });
+      if (this.timeline.length > TIMELINE) this.timeline.pop();
+    };
+    const partitions = (a: Record<string, number[]>) => Object.entries(a).filter(([, ps]) => ps.length).map(([t, ps]) => `${t}[${ps.join(',')}]`).join(' ') || 'no partitions';
+    const e = o.events;
+    this.off = [
+      e.on('poller.batch_received', (b) => void of(b)?.logEnd.set(b.partition, b.highWatermark)),
+      e.on('poller.commit', (c) => void of(c)?.committed.set(c.partition, c.offset)),
+      e.on('poller.chunk_start', (c) => {
+        const s = of(c);
+        if (!s) return;
+        const startedAt = this.now();
+        s.inFlight.set(key(c), {
+          partition: c.partition, firstOffset: c.firstOffset, lastOffset: c.lastOffset, count: c.count, bytes: c.bytes, attempt: c.attempt, startedAt,
+          timeoutAt: startedAt + s.spec.timeoutMs, fetchedAt: c.fetchedAt, pollDeadlineAt: c.fetchedAt + s.spec.maxPollIntervalMs,
+        });
+      }),
+      e.on('poller.chunk_end', (c) => {
+        const s = of(c);
+        if (!s) return;
+        s.inFlight.delete(key(c));
+        const b = this.bucket(s);
+        b.invocations++;
+        b.records += c.count;
+        s.totals.invocations++;
+        s.totals.records += c.count;
+        if (!c.ok) {
+          b.failed++;
+          s.totals.failed++;
+        }
+      }),
+      e.on('poller.sent_to_destination', (d) => {
+        const s = of(d);
+        if (!s) return;
+        s.sent.unshift({ t: this.now(), topic: d.topic, partition: d.partition, offsets: d.offsets, reason: d.reason, attempts: d.attempts });
+        if (s.sent.length > SENT) s.sent.pop();
+      }),
+      e.on('group.join', (j) => {
+        const s = this.byGroup.get(j.groupId);
+        if (s) s.memberId = j.memberId;
+        mark(j.groupId, 'joined', `joined as ${j.isLeader ? 'leader' : 'member'} ${j.memberId}, assigned ${partitions(j.assignment)} (${j.durationMs} ms)`);
+      }),
+      e.on('group.rebalance_detected', (r) =>
+        r.partitions
+          ? mark(r.groupId, 'revoked', `partition${r.partitions.length === 1 ? '' : 's'} ${r.partitions.join(',')} revoked (${r.where}): in-flight chunks finish and commit`)
+          : mark(r.groupId, 'rebalancing', `rebalance begun (seen by ${r.where}): finishing in-flight chunks before rejoining`),
+      ),
+      e.on('group.rebalanced', (r) => mark(r.groupId, 'rebalanced', r.revoked ? `handed back ${r.revoked.join(',')} after ${r.durationMs} ms` : `rejoined ${r.durationMs} ms after the rebalance began, assigned ${partitions(r.assignment)}`)),
+      e.on('trigger.consumer_stopped', (c) => mark(c.groupId, 'stopped', `consumer stopped (${c.error}); a new member starts in ${c.restartInMs} ms`)),
+      e.on('trigger.consumer_restarted', (c) => mark(c.groupId, 'restarted', `a new member runs (restart ${c.restarts})`)),
+      e.on('trigger.failed', (c) => mark(c.groupId, 'failed', `given up after ${c.restarts} restarts: ${c.error}`)),
+    ];
+    // Lag is sampled once a bucket, whether or not a page is open: a few numbers per partition.
+    this.timer = setInterval(() => this.sample(), BUCKET_MS);
+    this.timer.unref();
+  }
+
+  overview(): Overview {
+    const topics = new Set<string>();
+    for (const s of this.byFunction.values()) {
+      topics.add(s.spec.topic);
+      const d = s.spec.failure.onFailure;
+      if (d?.kind === 'kafka') topics.add(d.topic);
+    }
+    return {
+      service: this.o.service, stage: this.o.stage, mode: this.o.mode, now: this.now(), startedAt: this.startedAt, historySize: this.o.historySize,
+      triggers: [...this.byFunction.values()].map((s) => this.view(s)), timeline: [...this.timeline], topics: [...topics],
+    };
+  }
+
+  /** What this process sent to `functionName`'s destination, newest first. */
+  sentBy(functionName: string): Sent[] {
+    return [...this.byFunction.values()].filter((s) => s.spec.functionName === functionName).flatMap((s) => s.sent);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    for (const f of this.off) f();
+  }
+
+  private view(s: TriggerState): TriggerView {
+    const t = s.spec;
+    const health = this.o.health.triggers().find((h) => h.group === t.consumerGroupId);
+    const progress = this.o.progress.snapshot().filter((p) => p.group === t.consumerGroupId && p.topic === t.topic);
+    const owned = new Set([...(health?.partitions ?? []), ...progress.map((p) => p.partition)]);
+    const partitions: PartitionView[] = [...owned].sort((a, b) => a - b).map((partition) => {
+      const p = progress.find((x) => x.partition === partition);
+      return {
+        partition, state: p?.state ?? 'caught-up', ...(p?.held ? { held: p.held } : {}), ...(p?.reason ? { reason: p.reason } : {}),
+        ...(s.committed.has(partition) ? { committed: s.committed.get(partition)! } : {}), ...(s.logEnd.has(partition) ? { logEnd: s.logEnd.get(partition)! } : {}),
+        // The samples of the past buckets, then the lag now.
+        lag: p?.lag ?? 0, lagHistory: [...(s.lagHistory.get(partition) ?? []), p?.lag ?? 0].slice(-BUCKETS),
+        inFlight: [...s.inFlight.values()].filter((c) => c.partition === partition).map(({ partition: _p, ...c }) => c),
+      };
+    });
+    const stuck = partitions.find((p) => p.state === 'stuck');
+    const held = partitions.find((p) => p.state === 'held');
+    const status: TriggerStatus =
+      !health || health.state === 'starting' ? 'starting'
+      : health.state === 'joined' ? (stuck ? 'stalled' : held ? 'held' : 'running')
+      : health.state;
+    const reason =
+      status === 'stalled' ? `partition ${stuck!.partition}: ${stuck!.reason}`
+      : status === 'held' ? `partition ${held!.partition} waits: ${HELD[held!.held ?? 'retrying']}`
+      : health?.lastError && status !== 'running' ? health.lastError : undefined;
+    return {
+      function: t.functionName, topic: t.topic, group: t.consumerGroupId, engine: t.engine, status, ...(reason ? { reason } : {}),
+      timeoutMs: t.timeoutMs, maxPollIntervalMs: t.maxPollIntervalMs, batchSize: t.batchSize, parallelizationFactor: t.parallelizationFactor ?? 1,
+      ...(t.failure.onFailure ? { destination: t.failure.onFailure.uri } : {}), ...(s.memberId ? { memberId: s.memberId } : {}),
+      restarts: health?.restarts ?? 0, partitions, throughput: [...s.throughput], totals: { ...s.totals },
+    };
+  }
+
+  private bucket(s: TriggerState): ThroughputSample {
+    const t = Math.floor(this.now() / BUCKET_MS) * BUCKET_MS;
+    let last = s.throughput[s.throughput.length - 1];
+    if (!last || last.t !== t) {
+      last = { t, records: 0, invocations: 0, failed: 0 };
+      s.throughput.push(last);
+      if (s.throughput.length > BUCKETS) s.throughput.shift();
+    }
+    return last;
+  }
+
+  private sample(): void {
+    const snapshot = this.o.progress.snapshot();
+    for (const s of this.byFunction.values()) {
+      this.bucket(s);
+      for (const p of snapshot) {
+        if (p.group !== s.spec.consumerGroupId || p.topic !== s.spec.topic) continue;
+        const series = s.lagHistory.get(p.partition) ?? s.lagHistory.set(p.partition, []).get(p.partition)!;
+        series.push(p.lag);
+        if (series.length > BUCKETS) series.shift();
+      }
+    }
+  }
+}
+
+const HELD: Record<string, string> = {
+  retrying: 'a failed record is retried after its backoff',
+  'not-invoked': 'the function could not be reached; the chunk is retried',
+  destination: 'the on-failure destination does not accept the record yet',
+  registry: 'the schema registry does not answer yet',
+};

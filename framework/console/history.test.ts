@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { KafkaRecord } from '../event/record.ts';
+import { InvocationHistory } from './history.ts';
+
+const record = (offset: number, value = 'v', key: string | null = `k${offset}`): KafkaRecord => ({
+  topic: 't', partition: 0, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: key === null ? null : Buffer.from(key), value: Buffer.from(value), headers: [],
+});
+const source = { bootstrapServers: 'b:9092' };
+
+describe('InvocationHistory', () => {
+  it('keeps the last `size` invocations per function, newest first, each function its own ring', () => {
+    const h = new InvocationHistory({ size: 3 });
+    for (let i = 0; i < 5; i++) h.start({ functionName: 'a', records: [record(i)], source, requestId: `a${i}` });
+    h.start({ functionName: 'b', records: [record(0)], source, requestId: 'b0' });
+    expect(h.list({ function: 'a' }).map((e) => e.firstOffset)).toEqual([4, 3, 2]);
+    expect(h.list({ function: 'b' })).toHaveLength(1);
+    expect(h.usage().entries).toBe(4);
+  });
+
+  it('drops the oldest records past the byte budget, keeping their summaries and saying why', () => {
+    const h = new InvocationHistory({ eventBytes: 3_000 });
+    const big = 'x'.repeat(1_000);
+    const entries = [0, 1, 2, 3].map((i) => h.start({ functionName: 'a', records: [record(i, big)], source, requestId: `r${i}` }));
+    expect(h.usage().eventBytes).toBeLessThanOrEqual(3_000);
+    expect(entries[0]!.records).toBeUndefined();
+    expect(entries[0]!.eventDropped).toMatch(/dropped to keep the console's history within/);
+    expect(entries[3]!.records).toHaveLength(1);
+    expect(h.list({ function: 'a' })).toHaveLength(4);
+  });
+
+  it('ties a handler line to its running invocation, bounds lines and their length, and ignores lines of none', () => {
+    const h = new InvocationHistory({ logLines: 2, logLineBytes: 5 });
+    const e = h.start({ functionName: 'a', records: [record(0)], source, requestId: 'r' });
+    h.log('r', 'info', 'hello world');
+    h.log(undefined, 'info', 'between invocations');
+    h.log('other', 'info', 'not ours');
+    h.log('r', 'error', 'two');
+    h.log('r', 'error', 'three');
+    expect(e.logs.map((l) => [l.level, l.text])).toEqual([['info', 'hello…'], ['error', 'two']]);
+    expect(e.logsTruncated).toBe(true);
+    h.end(e, { ok: true, durationMs: 3, payload: { batchItemFailures: [] } });
+    h.log('r', 'info', 'after the end');
+    expect(e.logs).toHaveLength(2);
+    expect(e).toMatchObject({ outcome: 'ok', durationMs: 3, response: { batchItemFailures: [] } });
+  });
+
+  it('takes the attempt and a partial answer from the poller, by request id, after the end', () => {
+    const h = new InvocationHistory();
+    const e = h.start({ functionName: 'a', records: [record(5), record(6)], source, requestId: 'mine', attempt: 2 });
+    expect(e.attempt).toBe(2);
+    h.end(e, { ok: true, durationMs: 1, payload: null, requestId: 'lambdas-own' });
+    h.annotate('lambdas-own', { attempt: 2, reportedFailedFrom: 6 });
+    expect(e).toMatchObject({ outcome: 'partial', reportedFailedFrom: 6, requestId: 'lambdas-own' });
+  });
+
+  it('filters by partition, outcome and key, and tells subscribers of each change', () => {
+    const h = new InvocationHistory();
+    const seen: string[] = [];
+    const off = h.subscribe((s) => seen.push(`${s.id}:${s.outcome}`));
+    const a = h.start({ functionName: 'a', records: [record(0, 'v', 'alpha')], source, requestId: '1' });
+    const b = h.start({ functionName: 'a', records: [{ ...record(1, 'v', 'beta'), partition: 2 }], source, requestId: '2' });
+    h.end(a, { ok: false, durationMs: 1, error: { kind: 'error', name: 'Error', message: 'boom\nline two' } });
+    off();
+    h.end(b, { ok: true, durationMs: 1, payload: null });
+    expect(seen).toEqual([`${a.id}:running`, `${b.id}:running`, `${a.id}:failed`]);
+    expect(h.list({ outcome: 'failed' }).map((e) => e.id)).toEqual([a.id]);
+    expect(h.list({ partition: 2 }).map((e) => e.id)).toEqual([b.id]);
+    expect(h.list({ key: 'alp' }).map((e) => e.id)).toEqual([a.id]);
+    expect(a.error).toBe('Error: boom');
+  });
+
+  it('does not keep a response larger than its bound', () => {
+    const h = new InvocationHistory({ responseBytes: 10 });
+    const e = h.start({ functionName: 'a', records: [record(0)], source, requestId: '1' });
+    h.end(e, { ok: true, durationMs: 1, payload: { big: 'x'.repeat(100) } });
+    expect(e.response).toMatch(/keeps at most 10/);
+  });
+});
