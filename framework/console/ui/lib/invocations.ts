@@ -1,0 +1,72 @@
+/**
+ * The page's invocation list: newest first, at most MAX_INVOCATIONS (older ones fall off), upserted
+ * by id, and filtered on the client by function, partition, outcome and key substring.
+ */
+import type { InvocationSummary, Outcome } from '../../api-types.ts';
+
+export const MAX_INVOCATIONS = 500;
+
+function newestFirst(a: InvocationSummary, b: InvocationSummary): number {
+  return b.startedAt - a.startedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/**
+ * `list` with `incoming` upserted. A live event always wins (it is the latest word on its id); a
+ * fetched page does not turn an invocation the live stream saw end back into a running one.
+ */
+export function mergeInvocations(
+  list: InvocationSummary[],
+  incoming: InvocationSummary[],
+  live: boolean,
+): InvocationSummary[] {
+  if (incoming.length === 0) return list;
+  const byId = new Map(list.map((inv) => [inv.id, inv]));
+  for (const inv of incoming) {
+    const known = byId.get(inv.id);
+    if (!live && known && known.outcome !== 'running' && inv.outcome === 'running') continue;
+    byId.set(inv.id, inv);
+  }
+  return [...byId.values()].sort(newestFirst).slice(0, MAX_INVOCATIONS);
+}
+
+export interface InvocationFilter {
+  function: string;
+  partition: string;
+  outcome: Outcome | '';
+  key: string;
+}
+
+export const OUTCOMES: Outcome[] = ['ok', 'partial', 'failed', 'running'];
+
+export function filterFromParams(params: URLSearchParams): InvocationFilter {
+  const outcome = params.get('outcome') ?? '';
+  return {
+    function: params.get('function') ?? '',
+    partition: params.get('partition') ?? '',
+    outcome: (OUTCOMES as string[]).includes(outcome) ? (outcome as Outcome) : '',
+    key: params.get('key') ?? '',
+  };
+}
+
+export function filterToParams(filter: InvocationFilter): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filter)) if (value !== '') params.set(name, value);
+  return params;
+}
+
+export function isFiltered(filter: InvocationFilter): boolean {
+  return Object.values(filter).some((value) => value !== '');
+}
+
+export function applyFilter(list: InvocationSummary[], filter: InvocationFilter): InvocationSummary[] {
+  if (!isFiltered(filter)) return list;
+  const partition = filter.partition.trim() === '' ? undefined : Number(filter.partition);
+  const key = filter.key.toLowerCase();
+  return list.filter(
+    (inv) =>
+      (filter.function === '' || inv.function === filter.function) &&
+      (partition === undefined || inv.partition === partition) &&
+      (filter.outcome === '' || inv.outcome === filter.outcome) &&
+      (key === '' || inv.keys.some((k) => k.toLowerCase().includes(key))),
+  );
+}

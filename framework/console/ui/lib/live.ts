@@ -1,0 +1,139 @@
+/**
+ * The page's live state: the overview (GET /api/overview, then the `overview` event once a second,
+ * with the server clock's offset), whether the EventSource is open, and the invocation list
+ * (GET /api/invocations?limit=200 at start and after each reconnect, then `invocation` events,
+ * applied in batches of at most one per 100 ms so a busy poller does not re-render per event).
+ * When the overview's startedAt changes, the server is another process: its invocation ids start
+ * over (the list is fetched anew) and the page's token is stale (`restarted` says so).
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { InvocationSummary, Overview } from '../../api-types.ts';
+import { errorText, getJson, isAbort } from './api.ts';
+import { mergeInvocations } from './invocations.ts';
+
+export interface Live {
+  overview: Overview | null;
+  /** overview.now - Date.now() at the last overview: add it to Date.now() for the server's time. */
+  offset: number;
+  connected: boolean;
+  overviewError: string | null;
+  invocations: InvocationSummary[];
+  invocationsLoaded: boolean;
+  invocationsError: string | null;
+  /** The server restarted since the page loaded: POSTs need the new token (a reload). */
+  restarted: boolean;
+}
+
+const RECONNECT_MS = 3000;
+
+export function useLive(): Live {
+  const [state, setState] = useState<{ overview: Overview | null; offset: number; error: string | null }>({
+    overview: null,
+    offset: 0,
+    error: null,
+  });
+  const [connected, setConnected] = useState(false);
+  const [invocations, setInvocations] = useState<InvocationSummary[]>([]);
+  const [loaded, setLoaded] = useState<{ done: boolean; error: string | null }>({ done: false, error: null });
+  const pending = useRef<InvocationSummary[]>([]);
+  const [restarted, setRestarted] = useState(false);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    let source: EventSource | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let flush: ReturnType<typeof setTimeout> | undefined;
+    let opened = false;
+    let startedAt: number | undefined;
+
+    const loadInvocations = (): void => {
+      getJson<{ invocations: InvocationSummary[] }>('/api/invocations?limit=200', abort.signal)
+        .then((body) => {
+          setInvocations((list) => mergeInvocations(list, body.invocations, false));
+          setLoaded({ done: true, error: null });
+        })
+        .catch((err: unknown) => {
+          if (!isAbort(err)) setLoaded((l) => ({ done: l.done, error: errorText(err) }));
+        });
+    };
+
+    const applyOverview = (overview: Overview): void => {
+      setState({ overview, offset: overview.now - Date.now(), error: null });
+      if (startedAt !== undefined && overview.startedAt !== startedAt) {
+        setRestarted(true);
+        setInvocations([]);
+        loadInvocations();
+      }
+      startedAt = overview.startedAt;
+    };
+
+    const queue = (inv: InvocationSummary): void => {
+      pending.current.push(inv);
+      flush ??= setTimeout(() => {
+        flush = undefined;
+        const batch = pending.current;
+        pending.current = [];
+        setInvocations((list) => mergeInvocations(list, batch, true));
+      }, 100);
+    };
+
+    const parse = <T>(event: Event): T | undefined => {
+      try {
+        return JSON.parse((event as MessageEvent<string>).data) as T;
+      } catch {
+        return undefined;
+      }
+    };
+
+    const connect = (): void => {
+      const es = new EventSource('/api/live');
+      source = es;
+      es.onopen = () => {
+        setConnected(true);
+        // After a reconnect, fill in what ended while the stream was down.
+        if (opened) loadInvocations();
+        opened = true;
+      };
+      es.onerror = () => {
+        setConnected(false);
+        if (es.readyState === EventSource.CLOSED) {
+          es.close();
+          retry = setTimeout(connect, RECONNECT_MS);
+        }
+      };
+      es.addEventListener('overview', (event) => {
+        const overview = parse<Overview>(event);
+        if (overview) applyOverview(overview);
+      });
+      es.addEventListener('invocation', (event) => {
+        const inv = parse<InvocationSummary>(event);
+        if (inv && typeof inv.id === 'string') queue(inv);
+      });
+    };
+
+    getJson<Overview>('/api/overview', abort.signal)
+      .then(applyOverview)
+      .catch((err: unknown) => {
+        if (!isAbort(err)) setState((s) => ({ ...s, error: errorText(err) }));
+      });
+    loadInvocations();
+    connect();
+    return () => {
+      abort.abort();
+      source?.close();
+      clearTimeout(retry);
+      clearTimeout(flush);
+    };
+  }, []);
+
+  return {
+    overview: state.overview,
+    offset: state.offset,
+    connected,
+    overviewError: state.error,
+    invocations,
+    invocationsLoaded: loaded.done,
+    invocationsError: loaded.error,
+    restarted,
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * #/invocations — newest first, live, filtered on the page (the filters live in the hash, so a
+ * filtered list is linkable). `/` focuses the key filter; ↑/↓ move between rows; Enter opens one.
+ */
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import type { InvocationSummary } from '../../api-types.ts';
+import { Empty, ErrorNote, Loading } from '../components/Empty.tsx';
+import { InvocationFilters } from '../components/InvocationFilters.tsx';
+import { InvocationRow } from '../components/InvocationRow.tsx';
+import { count } from '../lib/format.ts';
+import { applyFilter, filterFromParams, filterToParams, isFiltered, MAX_INVOCATIONS } from '../lib/invocations.ts';
+import { hasModifier, isTyping } from '../lib/keys.ts';
+
+interface Props {
+  invocations: InvocationSummary[];
+  loaded: boolean;
+  error: string | null;
+  functions: string[];
+  params: URLSearchParams;
+  setParams: (params: URLSearchParams) => void;
+  canWrite: boolean;
+}
+
+function moveFocus(e: KeyboardEvent): void {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+  const row = (e.target as HTMLElement).closest('tr');
+  const next = e.key === 'ArrowDown' ? row?.nextElementSibling : row?.previousElementSibling;
+  if (next instanceof HTMLElement) {
+    e.preventDefault();
+    next.focus();
+  }
+}
+
+export function InvocationsView({ invocations, loaded, error, functions, params, setParams, canWrite }: Props) {
+  const query = params.toString();
+  const filter = useMemo(() => filterFromParams(new URLSearchParams(query)), [query]);
+  const keyInput = useRef<HTMLInputElement>(null);
+  const shown = useMemo(() => applyFilter(invocations, filter), [invocations, filter]);
+  const rows = useMemo(() => shown.map((inv) => <InvocationRow key={inv.id} inv={inv} />), [shown]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === '/' && !hasModifier(e) && !isTyping(e.target)) {
+        e.preventDefault();
+        keyInput.current?.focus();
+        keyInput.current?.select();
+      }
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, []);
+
+  let body;
+  if (!loaded && invocations.length === 0) {
+    body = error ? <ErrorNote>Could not load the invocations: {error}</ErrorNote> : <Loading what="invocations" />;
+  } else if (invocations.length === 0) {
+    body = (
+      <Empty testid="invocations-empty">
+        No invocations yet — {canWrite && <>send a record from <a href="#/send">Send</a> or </>}with{' '}
+        <code>npm run produce -- &lt;topic&gt; '{'{…}'}'</code>
+      </Empty>
+    );
+  } else if (shown.length === 0) {
+    body = (
+      <Empty testid="invocations-empty">
+        No invocation of the {count(invocations.length)} kept here matches these filters.{' '}
+        <button type="button" class="link" onClick={() => setParams(new URLSearchParams())}>
+          Clear the filters
+        </button>
+      </Empty>
+    );
+  } else {
+    body = (
+      <div class="table-wrap">
+        <table class="invocations">
+          <thead>
+            <tr>
+              <th scope="col">Started</th>
+              <th scope="col">Function</th>
+              <th scope="col">Topic-partition</th>
+              <th scope="col" class="num">Offsets</th>
+              <th scope="col" class="num">Records</th>
+              <th scope="col" class="num">Attempt</th>
+              <th scope="col" class="num">Duration</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Keys</th>
+            </tr>
+          </thead>
+          <tbody onKeyDown={moveFocus}>{rows}</tbody>
+        </table>
+      </div>
+    );
+  }
+
+  return (
+    <div class="invocations-view">
+      <div class="view-head">
+        <h1>Invocations</h1>
+        <p class="muted">
+          {isFiltered(filter) ? `${count(shown.length)} of ${count(invocations.length)}` : count(invocations.length)} shown · the page keeps
+          the newest {MAX_INVOCATIONS}
+        </p>
+      </div>
+      <InvocationFilters filter={filter} functions={functions} keyInput={keyInput} onChange={(f) => setParams(filterToParams(f))} />
+      {error && loaded && <ErrorNote>Could not refresh the invocations: {error}</ErrorNote>}
+      {body}
+    </div>
+  );
+}
