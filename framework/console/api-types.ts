@@ -9,7 +9,8 @@
  * GET  /api/invocations/<id>         → InvocationDetail (404 once it left the history)
  * GET  /api/failures                 → { destinations: FailureDestination[] }
  * GET  /api/live                     → server-sent events: `overview` (Overview, once a second)
- *                                      and `invocation` (InvocationSummary, as each starts and ends)
+ *                                      and `invocations` (InvocationSummary[], the ones that started or
+ *                                      ended since the last, four times a second (once a second past 50), at most 200)
  * POST /api/replay    ReplayRequest  → InvocationDetail (replay: true; nothing is committed)
  * POST /api/produce   ProduceRequest → ProduceResult
  * POST /api/redrive   RedriveRequest → RedriveResult

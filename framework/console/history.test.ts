@@ -56,7 +56,7 @@ describe('InvocationHistory', () => {
   it('filters by partition, outcome and key, and tells subscribers of each change', () => {
     const h = new InvocationHistory();
     const seen: string[] = [];
-    const off = h.subscribe((s) => seen.push(`${s.id}:${s.outcome}`));
+    const off = h.subscribe((s) => seen.push(`${s.id}:${s.outcome}`)); // the entry itself: its state when told
     const a = h.start({ functionName: 'a', records: [record(0, 'v', 'alpha')], source, requestId: '1' });
     const b = h.start({ functionName: 'a', records: [{ ...record(1, 'v', 'beta'), partition: 2 }], source, requestId: '2' });
     h.end(a, { ok: false, durationMs: 1, error: { kind: 'error', name: 'Error', message: 'boom\nline two' } });

@@ -12,7 +12,7 @@ import type { InvokeError } from '../invoke/types.ts';
 import { printable } from '../observe/printable.ts';
 import type { InvocationSummary, LogLine, Outcome } from './api-types.ts';
 
-export const HISTORY_DEFAULTS = { size: 200, eventBytes: 32 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024 } as const;
+export const HISTORY_DEFAULTS = { size: 200, eventBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024 } as const;
 export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
 
 export interface Invocation extends InvocationSummary {
@@ -44,7 +44,7 @@ export class InvocationHistory {
   /** Entries holding records, oldest first: the byte budget drops from the front. */
   private readonly holding: Invocation[] = [];
   private heldBytes = 0;
-  private readonly listeners = new Set<(i: InvocationSummary) => void>();
+  private readonly listeners = new Set<(i: Invocation) => void>();
 
   constructor(limits: Partial<HistoryLimits> = {}, private readonly now = Date.now) {
     this.limits = { ...HISTORY_DEFAULTS, ...limits };
@@ -127,8 +127,8 @@ export class InvocationHistory {
     return kept.sort((a, b) => b.startedAt - a.startedAt || Number(b.id) - Number(a.id)).slice(0, f.limit ?? this.limits.size);
   }
 
-  /** Called with each invocation's summary as it starts and changes; returns the unsubscribe. */
-  subscribe(listener: (i: InvocationSummary) => void): () => void {
+  /** Called with each invocation as it starts and changes (summaryOf() gives what a page is sent); returns the unsubscribe. */
+  subscribe(listener: (i: Invocation) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -156,9 +156,7 @@ export class InvocationHistory {
   }
 
   private changed(e: Invocation): void {
-    if (this.listeners.size === 0) return;
-    const summary = summaryOf(e);
-    for (const l of this.listeners) l(summary);
+    for (const l of this.listeners) l(e);
   }
 }
 

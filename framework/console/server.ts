@@ -2,8 +2,9 @@
  * The console's routes on the poller's HTTP server (observe/http-server.ts hands it every path
  * it does not serve itself): the page at `/`, its bundle under `/console/`, and the JSON API and
  * live stream under `/api/` (api-types.ts). Every request passes guard.ts first; POSTs are
- * refused in a read-only console. The live stream sends the overview once a second and each
- * invocation as it changes, and only while a page is connected: with no page open the console
+ * refused in a read-only console. The live stream sends the overview once a second and the
+ * invocations that changed, four times a second (once a second past a firehose), and only while a
+ * page is connected: with no page open the console
  * costs the event bookkeeping of console-state.ts and the history, nothing more.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,6 +19,16 @@ import { refusedRead, refusedWrite } from './guard.ts';
 import { summaryOf, type Invocation, type InvocationHistory } from './history.ts';
 
 const LIVE_EVERY_MS = 1_000;
+/**
+ * Invocation changes are sent together, four times a second, or once a second while more than
+ * FIREHOSE change between two messages: one message per change cost a busy poller half its
+ * throughput with a page open (bench: console), and no one reads thousands a second.
+ */
+const INVOCATIONS_EVERY_MS = 250;
+const FIREHOSE_EVERY_MS = 1_000;
+const FIREHOSE = 50;
+/** At most this many invocations per message (the newest changed): the page keeps 500. */
+const INVOCATIONS_PER_MESSAGE = 200;
 const MAX_PAGES = 32;
 const MAX_BODY = 8 * 1024 * 1024;
 
@@ -43,7 +54,12 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
   const assets = consoleAssets();
   const pages = new Set<ServerResponse>();
   let ticker: NodeJS.Timeout | undefined;
+  let flusher: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
+  /** Invocations changed since the last message, in order of their latest change. */
+  const changed = new Set<Invocation>();
+  let lastSent = 0;
+  let lastSize = 0;
 
   const push = (event: string, data: unknown) => {
     const frame = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -56,7 +72,19 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
     pages.add(res);
     if (!ticker) {
       ticker = setInterval(() => push('overview', o.state.overview()), LIVE_EVERY_MS);
-      unsubscribe = o.history.subscribe((i) => push('invocation', i));
+      unsubscribe = o.history.subscribe((i) => {
+        changed.delete(i); // re-added last: the set stays in order of the latest change
+        changed.add(i);
+      });
+      flusher = setInterval(() => {
+        const now = Date.now();
+        if (changed.size === 0 || now - lastSent < (lastSize > FIREHOSE ? FIREHOSE_EVERY_MS : INVOCATIONS_EVERY_MS) - 10) return;
+        lastSize = changed.size;
+        lastSent = now;
+        const batch = [...changed].slice(-INVOCATIONS_PER_MESSAGE).map(summaryOf);
+        changed.clear();
+        push('invocations', batch);
+      }, INVOCATIONS_EVERY_MS);
     }
     req.on('close', () => {
       pages.delete(res);
@@ -65,7 +93,10 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
   };
   const stopLive = () => {
     clearInterval(ticker);
+    clearInterval(flusher);
     ticker = undefined;
+    flusher = undefined;
+    changed.clear();
     unsubscribe?.();
     unsubscribe = undefined;
   };
