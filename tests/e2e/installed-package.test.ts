@@ -150,6 +150,14 @@ describe.each(CLIS)('the installed package, in a service of its own, with $spec'
     await seenAtLeast(5);
     expect([...new Set(handled().map((l) => (JSON.parse(l) as { n: number }).n))].sort(), `${handled().join('\n')}\n${start.output()}`).toEqual([1, 2, 3, 4, 5]);
     if (handled().length > 5) console.log(`[installed] a record handled twice (at least once, after a rebalance?):\n${handled().join('\n')}\n${start.output()}`);
+    // The console is served from the package's own bundle (dist/console), with the invocations just run.
+    const consoleUrl = /console: (http:\/\/\S+)/.exec(start.output())?.[1];
+    expect(consoleUrl, start.output()).toBeDefined();
+    const app = await fetch(`${consoleUrl}console/app.js`);
+    expect(app.status).toBe(200);
+    expect(app.headers.get('content-type')).toMatch(/javascript/);
+    const listed = (await (await fetch(`${consoleUrl}api/invocations`)).json()) as { invocations: Array<{ keys: string[] }> };
+    expect(listed.invocations.flatMap((i) => i.keys)).toEqual(expect.arrayContaining(['a', 'b', 'c']));
     // Nothing to send is an error saying what to give, in this door's words.
     const nothing = sls(['sluice', 'produce', '-t', topic], dir, '', cli);
     expect(await nothing.exited, nothing.output()).not.toBe(0);
