@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only throughput,overhead,latency,memory,scale-out,container-start,parallelization,rebalance,engines]`
+ * `npm run bench [-- --quick] [--only throughput,overhead,latency,memory,scale-out,container-start,parallelization,rebalance,engines,console]`
  *
  * Self-contained: starts the bench's own Kafka (.sluice/kafka-bench, port 28392), preloads
  * data, runs each scenario, stops everything, prints the table and a final JSON line, and
@@ -11,6 +11,7 @@ import { startBenchBroker, stopBenchBroker } from './lib/broker.ts';
 import { kafkaClient } from './lib/kafka.ts';
 import { machineFacts, renderTable, writeResults } from './lib/report.ts';
 import type { BenchContext, Figure, Scenario } from './lib/types.ts';
+import { consoleCost } from './scenarios/console.ts';
 import { containerStart } from './scenarios/container-start.ts';
 import { engines } from './scenarios/engines.ts';
 import { latency } from './scenarios/latency.ts';
@@ -21,7 +22,7 @@ import { rebalance } from './scenarios/rebalance.ts';
 import { scaleOut } from './scenarios/scale-out.ts';
 import { throughput } from './scenarios/throughput.ts';
 
-const SCENARIOS: Record<string, Scenario> = { throughput, overhead, latency, memory, 'scale-out': scaleOut, 'container-start': containerStart, parallelization, rebalance, engines };
+const SCENARIOS: Record<string, Scenario> = { throughput, overhead, latency, memory, 'scale-out': scaleOut, 'container-start': containerStart, parallelization, rebalance, engines, console: consoleCost };
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const only = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(SCENARIOS);

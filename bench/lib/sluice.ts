@@ -5,6 +5,7 @@
  */
 import { resolveService } from '../../framework/config/load.ts';
 import type { TriggerSpec } from '../../framework/config/types.ts';
+import { InvocationHistory } from '../../framework/console/history.ts';
 import { createLocalInvoker } from '../../framework/invoke/local.ts';
 import type { InvokeRequest, InvokeResult, Invoker } from '../../framework/invoke/types.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
@@ -36,10 +37,15 @@ export interface SluiceOptions {
   groupInstanceId?: string;
   /** Serve /metrics (and health) on a free loopback port, and scrape it every second, as Prometheus would. */
   metrics?: boolean;
+  /** Serve health and /metrics on a free loopback port without scraping it (the console scenario's baseline). */
+  http?: boolean;
+  /** Serve the console (read-write, as `npm start` does) on a free loopback port; its URL is in RunningSluice. */
+  console?: boolean;
 }
 
 export interface RunningSluice {
   events: Instrumentation;
+  consoleUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -83,9 +89,10 @@ export function benchTrigger(o: SluiceOptions): TriggerSpec {
 
 export async function startSluice(o: SluiceOptions, events = new Instrumentation()): Promise<RunningSluice> {
   const trigger = benchTrigger(o);
+  const history = o.console ? new InvocationHistory() : undefined;
   const local = createLocalInvoker({
     rootDir: REPO_ROOT, service: 'sluice-bench', stage: 'bench', region: 'us-east-1', logger: benchLogger, output: (line) => process.stderr.write(line + '\n'),
-    functions: [trigger],
+    functions: [trigger], ...(history ? { logTap: (id, level, text) => history.log(id, level, text) } : {}),
   });
   const observe = o.observe;
   const invoker: Invoker = observe
@@ -97,9 +104,12 @@ export async function startSluice(o: SluiceOptions, events = new Instrumentation
       } }
     : local;
   try {
-    const running = await runService({ triggers: [trigger], invoker, logger: benchLogger, events, ...(o.metrics ? { http: { host: '127.0.0.1', port: 0, explicit: true } } : {}) });
+    const running = await runService({
+      triggers: [trigger], invoker, logger: benchLogger, events, ...(o.metrics || o.http || history ? { http: { host: '127.0.0.1', port: 0, explicit: true } } : {}),
+      ...(history ? { console: { mode: 'read-write' as const, history, service: 'sluice-bench', stage: 'bench' } } : {}),
+    });
     const scraper = o.metrics && running.httpUrl ? setInterval(() => void fetch(`${running.httpUrl}/metrics`).then((r) => r.text()).catch(() => undefined), 1_000) : undefined;
-    return { events, stop: async () => { clearInterval(scraper); await running.stop(); await invoker.close(); } };
+    return { events, ...(running.consoleUrl ? { consoleUrl: running.consoleUrl } : {}), stop: async () => { clearInterval(scraper); await running.stop(); await invoker.close(); } };
   } catch (e) {
     await invoker.close();
     throw e;

@@ -1,0 +1,114 @@
+/**
+ * The console's cost (issue 42): the same backlog drained by Sluice with the health server only
+ * (the baseline), with the console on and no page open, with the console open in a real browser
+ * (Chromium through playwright-core) on its live invocations view, and, for scale, with Chromium
+ * open on a blank page. Twice: at batchSize 1000 (the throughput scenario's shape), and at
+ * batchSize 100 with a handler that writes a line per invocation, a firehose of about 2,500
+ * invocations a second, each recorded with its records and line: the console's worst case.
+ * Rounds of one pass per side (each round starting with another side) repeat until each side has
+ * run at least 15 s (2 s quick), after a warm-up pass that counts for none; each pass drains the
+ * topic with a fresh group, timed from a quarter of it done (the page is live by then, checked) to
+ * the end, scaled to the whole; a side's figure is its median pass.
+ */
+import { chromium, type Browser } from 'playwright-core';
+import { Instrumentation } from '../../framework/observe/events.ts';
+import { createTopic, preload, uniqueName } from '../lib/kafka.ts';
+import { startSluice } from '../lib/sluice.ts';
+import { percentile, perSecond, round } from '../lib/stats.ts';
+import type { BenchContext, Figure, Scenario } from '../lib/types.ts';
+
+const PARTITIONS = 6;
+/** Passes are timed from this share of the backlog done to the end. */
+const WINDOW_FROM = 0.25;
+type Side = 'baseline' | 'console' | 'page' | 'blank';
+const SIDES: Side[] = ['baseline', 'console', 'page', 'blank'];
+export const CHROMIUM = process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium';
+
+export const consoleCost: Scenario = async (ctx) => {
+  const records = ctx.quick ? 300_000 : 2_000_000;
+  const topic = uniqueName('console');
+  await createTopic(ctx.kafka, topic, PARTITIONS);
+  await preload(ctx.kafka, topic, { records, partitions: PARTITIONS, valueBytes: 256 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const figures: Figure[] = [];
+  const data: Record<string, unknown> = { records, partitions: PARTITIONS };
+  try {
+    for (const batchSize of [1_000, 100]) {
+      const r = await sides(ctx, browser, topic, records, batchSize);
+      const cost = (s: Side) => 1 - r.rate[s] / r.rate.baseline;
+      const pct = (s: Side) => `${(cost(s) * 100).toFixed(1)}%`;
+      // How far the baseline's own passes lie apart: a cost inside it is not measurable.
+      const noise = `${(((Math.max(...r.passes.baseline) - Math.min(...r.passes.baseline)) / percentile(r.passes.baseline, 50)) * 100).toFixed(0)}%`;
+      const at = `batchSize ${batchSize}${batchSize === 100 ? ', a line per invocation' : ''}`;
+      figures.push(
+        { scenario: 'console', figure: `${at}: baseline (health server, no console), records/s`, value: String(Math.round(r.rate.baseline)) },
+        { scenario: 'console', figure: `  spread of the baseline's passes ((slowest − fastest) / median)`, value: noise },
+        { scenario: 'console', figure: `  console on, no page open: cost (1 − with / without)`, value: pct('console'), target: '< 2%', met: cost('console') < 0.02 },
+        { scenario: 'console', figure: `  console open in Chromium on live invocations: cost`, value: pct('page'), ...(batchSize === 1_000 ? { target: '< 5%', met: cost('page') < 0.05 } : {}) },
+        { scenario: 'console', figure: `  for scale: Chromium open on a blank page: cost`, value: pct('blank') },
+      );
+      data[`batchSize${batchSize}`] = { passesMs: r.passes, recordsPerSecond: Object.fromEntries(SIDES.map((s) => [s, Math.round(r.rate[s])])) };
+    }
+  } finally {
+    await browser.close();
+  }
+  return { figures, data };
+};
+
+async function sides(ctx: BenchContext, browser: Browser, topic: string, records: number, batchSize: number) {
+  const minSideMs = ctx.quick ? 2_000 : 15_000;
+  const passes: Record<Side, number[]> = { baseline: [], console: [], page: [], blank: [] };
+  const spent = (s: Side) => passes[s].reduce((a, b) => a + b, 0);
+  // A first pass warms the broker's page cache and the JIT: it counts for no side (it ran 2× slower).
+  const warm = await drain(ctx, 'baseline', topic, records, batchSize, browser);
+  ctx.log(`batchSize ${batchSize} warm-up pass: ${(warm / 1000).toFixed(2)} s, not counted`);
+  for (let r = 0; r < 10 && SIDES.some((s) => spent(s) < minSideMs); r++) {
+    // Each round starts with another side: the order of a round is not part of any side's figure.
+    for (const side of [...SIDES.slice(r % SIDES.length), ...SIDES.slice(0, r % SIDES.length)]) {
+      const ms = await drain(ctx, side, topic, records, batchSize, browser);
+      passes[side].push(ms);
+      ctx.log(`batchSize ${batchSize} ${side} pass ${passes[side].length}: ${records} records in ${(ms / 1000).toFixed(2)} s (${Math.round(perSecond(records, ms))}/s)`);
+    }
+  }
+  // The median pass: one slow pass (a GC, the broker's log flush) does not decide a side's figure.
+  const rate = Object.fromEntries(SIDES.map((s) => [s, perSecond(records, percentile(passes[s], 50))])) as Record<Side, number>;
+  return { rate, passes: Object.fromEntries(SIDES.map((s) => [s, passes[s].map((x) => round(x, 0))])) as Record<Side, number[]> };
+}
+
+/**
+ * One pass: records per second between a quarter of the backlog done and the whole of it, so the
+ * group's join and the page's load (which happen before the window, checked) are not counted.
+ */
+async function drain(ctx: BenchContext, side: Side, topic: string, records: number, batchSize: number, browser: Browser): Promise<number> {
+  let done = 0;
+  let from: { at: number; done: number } | undefined;
+  let finished!: () => void;
+  const all = new Promise<void>((resolve) => (finished = resolve));
+  const events = new Instrumentation();
+  events.on('poller.chunk_end', (e) => {
+    if (!e.ok) return;
+    done += e.count;
+    if (!from && done >= records * WINDOW_FROM) from = { at: performance.now(), done };
+    if (done >= records) finished();
+  });
+  const sluice = await startSluice({
+    name: 'bench-console', brokers: ctx.brokers, topic, groupId: uniqueName(`console-${side}`), batchSize, maximumBatchingWindowMs: 0, concurrency: 4,
+    env: batchSize === 100 ? { BENCH_LOG: '1' } : {}, ...(side === 'baseline' ? { http: true } : { console: true }),
+  }, events);
+  const page = side === 'page' || side === 'blank' ? await browser.newPage() : undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    if (side === 'blank') await page!.goto('about:blank');
+    if (side === 'page') {
+      await page!.goto(`${sluice.consoleUrl}#/invocations`);
+      await page!.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
+      if (from) throw new Error(`the page was live only after ${Math.round(WINDOW_FROM * 100)}% of the backlog was done: make the backlog larger`);
+    }
+    await Promise.race([all, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${side} drained only ${done} of ${records} in 120 s`)), 120_000)))]);
+    return ((performance.now() - from!.at) * records) / (records - from!.done);
+  } finally {
+    clearTimeout(timer);
+    await page?.close();
+    await sluice.stop();
+  }
+}
