@@ -6,7 +6,8 @@
  * lands in the kafka:// destination, shows on the failures page and is redriven from it; a
  * partition's lag is seen to fall; a hostile record renders as text; a cross-site request changes
  * nothing. Every assertion reads the page (or the broker, for what must not have happened). The
- * screenshots in docs/local-development.md are taken here, so they show what the code does now.
+ * screenshots in docs/local-development.md are taken here (SLUICE_UPDATE_SCREENSHOTS=1 writes them
+ * into docs/images), so they show what the code does.
  */
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
@@ -19,7 +20,8 @@ import { REPO, runCli, type CliProcess } from '../support/cli.ts';
 import { brokers, createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
 
 const CHROMIUM = process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = join(REPO, 'docs', 'images');
+/** The docs' screenshots are rewritten with SLUICE_UPDATE_SCREENSHOTS=1; otherwise taken into .sluice/ (so a run leaves the tree clean). */
+const SHOTS = process.env.SLUICE_UPDATE_SCREENSHOTS === '1' ? join(REPO, 'docs', 'images') : join(REPO, '.sluice', 'screenshots');
 const topic = uniqueName('console-orders');
 const dlq = uniqueName('console-failed');
 const dir = mkdtempSync(join(tmpdir(), 'sluice-console-'));
