@@ -73,6 +73,8 @@ export function attachTerminalView(
       line(
         !e.ok
           ? `✗ ${e.functionName} ${e.topic}-${e.partition} failed in ${e.durationMs} ms: ${e.error}`
+          : e.malformedResponse !== undefined
+            ? `✗ ${e.functionName} ${e.topic}-${e.partition} answered in ${e.durationMs} ms, but the whole chunk counts as failed: ${e.malformedResponse}`
           : e.reportedFailedFrom !== undefined
             ? `◐ ${e.functionName} ${e.topic}-${e.partition} answered in ${e.durationMs} ms, reporting offset ${e.reportedFailedFrom} as failed: ${e.reportedFailedFrom > e.firstOffset ? `${offsets(e.firstOffset, e.reportedFailedFrom - 1)} done, ` : ''}the failure policy takes it from there`
             : `✓ ${e.functionName} ${e.topic}-${e.partition} ${e.count} ok in ${e.durationMs} ms`,

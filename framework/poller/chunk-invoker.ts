@@ -35,7 +35,7 @@ export class ChunkInvoker {
     const result = heartbeats ? await withHeartbeats(batch, this.heartbeatIntervalMs, this.logger, call) : await call();
     // With partial batch responses, an answer may name failed records: the chunk is not all ok.
     const reported = result.ok && this.trigger.failure.reportBatchItemFailures ? readBatchResponse(result.payload, chunk) : undefined;
-    const partly = reported?.ok && reported.failedFrom !== undefined ? { reportedFailedFrom: reported.failedFrom } : {};
+    const partly = reported?.ok && reported.failedFrom !== undefined ? { reportedFailedFrom: reported.failedFrom } : reported && !reported.ok ? { malformedResponse: reported.reason } : {};
     this.events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, requestId: result.requestId, ...partly, ...(result.ok ? {} : { error: result.error.message, kind: result.error.kind, ...(result.error.stack ? { stack: result.error.stack } : {}) }) });
     return result;
   }
