@@ -133,7 +133,10 @@ export function runLocal(o: RunLocalOptions): LocalRun {
     for (const t of triggers) {
       logger.info(`polling ${t.topic} for ${t.functionName}`, { group: t.consumerGroupId, brokers: (t.bootstrapServers ?? [broker?.bootstrap]).join(','), batchSize: t.batchSize });
     }
-    if (running.consoleUrl) logger.info(`console: ${running.consoleUrl}  (invocations, replay, redrive; SLUICE_CONSOLE=off turns it off)`);
+    if (running.consoleUrl) {
+      const what = onPage?.mode === 'read-only' ? 'read-only: triggers, invocations, failures' : 'invocations, replay, redrive';
+      logger.info(`console: ${running.consoleUrl}  (${what}; SLUICE_CONSOLE=off turns it off)`);
+    }
     if (running.httpUrl) logger.info(`health: ${running.httpUrl}/healthz  readiness: ${running.httpUrl}/readyz`);
     // `ready.` means consuming: every trigger's member has joined its group (a restart before that included).
     const waiting = await joined.within(JOIN_WAIT_MS, () => stopping !== undefined);

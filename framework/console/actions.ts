@@ -8,6 +8,7 @@
 import type { TriggerSpec } from '../config/types.ts';
 import { recordsOfEvent } from '../event/parse-event.ts';
 import { readFailedCopy } from '../failure/redrive.ts';
+import { ClusterAdmin } from '../kafka/admin.ts';
 import { createKafkaClient } from '../kafka/client.ts';
 import { RecordProducer } from '../kafka/producer.ts';
 import type { KafkaSecurity } from '../kafka/security.ts';
@@ -19,6 +20,7 @@ import { UsageError } from '../errors.ts';
 import type { FailedRecordView, FailureDestination, ProduceRequest, ProduceResult, RedriveRequest, RedriveResult, ReplayRequest } from './api-types.ts';
 import type { ConsoleState } from './console-state.ts';
 import type { InvokeRequest, InvokeResult } from '../invoke/types.ts';
+import type { Invocation } from './history.ts';
 
 /** A request the console refuses: answered 400 with the message. */
 export class ConsoleInputError extends UsageError {}
@@ -31,7 +33,7 @@ export interface ConsoleCluster {
 export interface ActionContext {
   triggers: TriggerSpec[];
   clusterOf(t: TriggerSpec): ConsoleCluster;
-  replay(request: InvokeRequest): Promise<{ id: string; result: InvokeResult }>;
+  replay(request: InvokeRequest): Promise<{ entry: Invocation; result: InvokeResult }>;
   state: ConsoleState;
   logger: Logger;
 }
@@ -40,10 +42,12 @@ const FAILED_SHOWN = 200;
 const VALUE_SHOWN = 4 * 1024;
 
 export function consoleActions(c: ActionContext) {
-  const triggerOf = (fn: unknown): TriggerSpec => {
-    const t = c.triggers.find((x) => x.functionName === fn);
+  const triggerOf = (fn: unknown, topic?: unknown): TriggerSpec => {
+    const own = c.triggers.filter((x) => x.functionName === fn);
+    const t = topic === undefined ? own[0] : own.find((x) => x.topic === topic);
     if (t) return t;
-    throw new ConsoleInputError(`No trigger for function ${JSON.stringify(fn)}; this console runs ${c.triggers.map((x) => x.functionName).join(', ')}.`);
+    if (own.length) throw new ConsoleInputError(`${String(fn)} has no trigger on topic ${JSON.stringify(topic)}; its topics are ${own.map((x) => x.topic).join(', ')}.`);
+    throw new ConsoleInputError(`No trigger for function ${JSON.stringify(fn)}; this console runs ${[...new Set(c.triggers.map((x) => x.functionName))].join(', ')}.`);
   };
   const producers = new Map<string, Promise<RecordProducer>>();
   const producerFor = (t: TriggerSpec) => {
@@ -56,6 +60,16 @@ export function consoleActions(c: ActionContext) {
       producers.set(key, p);
     }
     return p;
+  };
+
+  const partitionsOf = async (t: TriggerSpec, topic: string): Promise<number | undefined> => {
+    const { brokers, security } = c.clusterOf(t);
+    const admin = await ClusterAdmin.connect(createKafkaClient({ brokers, logger: c.logger, retries: 3, ...security }), brokers);
+    try {
+      return await admin.partitionCount(topic);
+    } finally {
+      await admin.disconnect();
+    }
   };
 
   return {
@@ -83,10 +97,17 @@ export function consoleActions(c: ActionContext) {
       }
       if (body.value !== null && typeof body.value !== 'string') throw new ConsoleInputError('`value` must be a string, or null for a tombstone.');
       if (body.key !== undefined && body.key !== null && typeof body.key !== 'string') throw new ConsoleInputError('`key` must be a string, null or absent.');
+      if (body.headers !== undefined && (body.headers === null || typeof body.headers !== 'object' || Array.isArray(body.headers))) {
+        throw new ConsoleInputError('`headers` must be an object of header names to string values, e.g. {"trace":"abc"}.');
+      }
       const headers = Object.entries(body.headers ?? {});
       const bad = headers.find(([, v]) => typeof v !== 'string');
       if (bad) throw new ConsoleInputError(`Header ${JSON.stringify(bad[0])}: its value must be a string.`);
       if (body.partition !== undefined && (!Number.isInteger(body.partition) || body.partition < 0)) throw new ConsoleInputError('`partition` must be a whole number ≥ 0, or absent.');
+      if (body.partition !== undefined) {
+        const count = await partitionsOf(owner, topic);
+        if (count !== undefined && body.partition >= count) throw new ConsoleInputError(`${topic} has ${count} partition${count === 1 ? '' : 's'} (0–${count - 1}); ${body.partition} is not one.`);
+      }
       const producer = await producerFor(owner);
       await producer.send(topic, [{ key: body.key ?? null, value: body.value, headers: headers as Array<[string, string]>, ...(body.partition !== undefined ? { partition: body.partition } : {}) }]);
       return { topic, sent: 1 };
@@ -97,19 +118,19 @@ export function consoleActions(c: ActionContext) {
       for (const t of c.triggers) {
         const d = t.failure.onFailure;
         if (!d) continue;
-        const sent = c.state.sentBy(t.functionName);
+        const sent = c.state.sentBy(t.functionName, t.topic);
         if (d.kind !== 'kafka') {
-          out.push({ function: t.functionName, destination: d.uri, readable: false, note: `${d.kind.toUpperCase()} destinations are not read from here; this lists what this process sent there.`, records: [], sent });
+          out.push({ function: t.functionName, topic: t.topic, destination: d.uri, readable: false, note: `${d.kind.toUpperCase()} destinations are not read from here; this lists what this process sent there.`, records: [], sent });
           continue;
         }
         const records = await readDestination(t, d.topic, c);
-        out.push({ function: t.functionName, destination: d.uri, readable: true, records, sent });
+        out.push({ function: t.functionName, topic: t.topic, destination: d.uri, readable: true, records, sent });
       }
       return out;
     },
 
     async redrive(body: Partial<RedriveRequest>): Promise<RedriveResult> {
-      const t = triggerOf(body.function);
+      const t = triggerOf(body.function, body.topic);
       const d = t.failure.onFailure;
       if (d?.kind !== 'kafka') throw new ConsoleInputError(`${t.functionName}'s on-failure destination ${d ? `is ${d.uri}, not a kafka:// topic` : 'is not set'}: only a Kafka destination can be redriven from here.`);
       const options: Record<string, string> = { topic: d.topic };
@@ -125,6 +146,23 @@ export function consoleActions(c: ActionContext) {
       const report = await runRedrive(options, { brokers, security, logger: c.logger, write: (l) => lines.push(l) });
       c.logger.info(`redrive from the console: ${redriveSummary(report, d.topic, false)}`);
       return { topic: d.topic, read: report.read, selected: report.selected, sent: report.sent, to: report.to, summary: redriveSummary(report, d.topic, false) };
+    },
+
+    /** Reads each trigger's group commits and log ends into the overview (while a page is open); a cluster that does not answer is skipped until the next time. */
+    async refreshOffsets(): Promise<void> {
+      for (const t of c.triggers) {
+        const { brokers, security } = c.clusterOf(t);
+        try {
+          const admin = await ClusterAdmin.connect(createKafkaClient({ brokers, logger: c.logger, retries: 1, ...security }), brokers);
+          try {
+            c.state.noteOffsets(t.functionName, t.topic, await admin.offsets(t.consumerGroupId, t.topic));
+          } finally {
+            await admin.disconnect();
+          }
+        } catch (e) {
+          c.logger.debug('the console could not read offsets', { function: t.functionName, topic: t.topic, error: (e as Error).message });
+        }
+      }
     },
 
     async close() {
@@ -152,10 +190,16 @@ async function readDestination(t: TriggerSpec, topic: string, c: ActionContext):
         headers: Object.fromEntries(r.headers.map(([k, v]) => [k, v === null ? '' : v.subarray(0, 1024).toString('utf8')])),
         ...((r.value?.length ?? 0) > VALUE_SHOWN ? { valueTruncated: true } : {}),
         ...(typeof copy === 'string' ? {} : { reason: copy.reason, attempts: copy.attempts, source: copy.source }),
+        ...(typeof copy !== 'string' && 'reduced' in copy ? { reduced: copy.reduced, value: null } : {}),
       };
       kept.push(view);
-      if (kept.length > FAILED_SHOWN * 2) kept.splice(0, kept.length - FAILED_SHOWN);
+      // Bounded while reading, keeping the newest: partitions are read in no particular order.
+      if (kept.length >= FAILED_SHOWN * 2) newestFirst(kept).splice(FAILED_SHOWN);
     },
   });
-  return kept.sort((a, b) => b.timestamp.localeCompare(a.timestamp) || b.offset - a.offset).slice(0, FAILED_SHOWN);
+  return newestFirst(kept).slice(0, FAILED_SHOWN);
+}
+
+function newestFirst(views: FailedRecordView[]): FailedRecordView[] {
+  return views.sort((a, b) => b.timestamp.localeCompare(a.timestamp) || b.partition - a.partition || b.offset - a.offset);
 }

@@ -160,6 +160,8 @@ export interface InvocationDetail extends InvocationSummary {
    */
   event: unknown;
   eventDropped?: string;
+  /** Set once the history's budget for what handlers said dropped this one's lines and answer. */
+  detailDropped?: string;
   /** The handler's own output during this invocation (at most 500 lines, each at most 8 KiB). */
   logs: LogLine[];
   logsTruncated?: boolean;
@@ -190,6 +192,8 @@ export interface ProduceResult {
 
 export interface FailureDestination {
   function: string;
+  /** The trigger's source topic (a function may have triggers on several topics, each its own destination). */
+  topic: string;
   /** The destination's URI as configured (kafka://topic, an SQS or SNS ARN, s3://…). */
   destination: string;
   /** Only kafka:// destinations can be read back (and redriven) from here. */
@@ -215,10 +219,17 @@ export interface FailedRecordView {
   value: string | null;
   valueTruncated?: boolean;
   headers: Record<string, string>;
+  /**
+   * A reduced copy: the record did not fit the destination, so the copy holds only Sluice's headers
+   * (this says why and where to read the record while retention keeps it). It cannot be redriven.
+   */
+  reduced?: string;
 }
 
 export interface RedriveRequest {
   function: string;
+  /** Which of the function's triggers, by its source topic (default: its only one, else its first). */
+  topic?: string;
   /** Only these (default: every record Sluice wrote there). */
   partition?: number;
   fromOffset?: number;

@@ -44,6 +44,25 @@ describe('ConsoleState', () => {
     close();
   });
 
+  it('fills what this process has not seen (an idle partition since its start) from the offsets read from the cluster', () => {
+    const { events, state, close } = setup();
+    events.emit('group.join', { groupId: 'g', memberId: 'm-1', isLeader: true, assignment: { orders: [0, 1] }, durationMs: 5 });
+    state.noteOffsets('orders', 'orders', [{ partition: 0, committed: 4, logEnd: 6 }, { partition: 1, committed: -1, logEnd: 0 }]);
+    const [p0, p1] = state.overview().triggers[0]!.partitions;
+    expect(p0).toMatchObject({ committed: 4, logEnd: 6, lag: 2 });
+    expect(p1).toMatchObject({ logEnd: 0, lag: 0 });
+    expect(p1!.committed).toBeUndefined();
+    close();
+  });
+
+  it('counts a chunk whose answer named failed records, or could not be read, as failed', () => {
+    const { events, state, close } = setup();
+    events.emit('poller.chunk_end', { ...chunk, ok: true, durationMs: 1, reportedFailedFrom: 6 });
+    events.emit('poller.chunk_end', { ...chunk, ok: true, durationMs: 1, malformedResponse: 'malformed partial batch response: x' });
+    expect(state.overview().triggers[0]!.totals).toEqual({ invocations: 2, records: 4, failed: 2 });
+    close();
+  });
+
   it('says a partition held by a retry makes the trigger held, and why', () => {
     const { events, state, close } = setup();
     events.emit('group.join', { groupId: 'g', memberId: 'm-1', isLeader: true, assignment: { orders: [1] }, durationMs: 5 });
@@ -68,7 +87,7 @@ describe('ConsoleState', () => {
     expect(o.timeline.map((e) => e.kind)).toEqual(['stopped', 'rebalancing', 'joined']);
     expect(o.triggers[0]!.status).toBe('restarting');
     expect(o.topics).toEqual(['orders', 'dlq']);
-    expect(state.sentBy('orders')).toMatchObject([{ partition: 0, offsets: [3], reason: 'RetryAttemptsExhausted', attempts: 1 }]);
+    expect(state.sentBy('orders', 'orders')).toMatchObject([{ partition: 0, offsets: [3], reason: 'RetryAttemptsExhausted', attempts: 1 }]);
     close();
   });
 });

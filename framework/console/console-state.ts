@@ -24,6 +24,8 @@ interface TriggerState {
   memberId?: string;
   committed: Map<number, number>;
   logEnd: Map<number, number>;
+  /** The group's commits and the log ends as last read from the cluster (while a page is open), for partitions this process has not fetched or committed. */
+  read: Map<number, { committed: number; logEnd: number }>;
   inFlight: Map<string, ChunkInFlight & { partition: number }>;
   throughput: ThroughputSample[];
   lagHistory: Map<number, number[]>;
@@ -56,7 +58,7 @@ export class ConsoleState {
     this.now = o.now ?? Date.now;
     this.startedAt = this.now();
     for (const spec of o.triggers) {
-      const s: TriggerState = { spec, committed: new Map(), logEnd: new Map(), inFlight: new Map(), throughput: [], lagHistory: new Map(), totals: { invocations: 0, records: 0, failed: 0 }, sent: [] };
+      const s: TriggerState = { spec, committed: new Map(), logEnd: new Map(), read: new Map(), inFlight: new Map(), throughput: [], lagHistory: new Map(), totals: { invocations: 0, records: 0, failed: 0 }, sent: [] };
       this.byFunction.set(`${spec.functionName}|${spec.topic}`, s);
       this.byGroup.set(spec.consumerGroupId, s);
     }
@@ -91,7 +93,8 @@ export class ConsoleState {
         b.records += c.count;
         s.totals.invocations++;
         s.totals.records += c.count;
-        if (!c.ok) {
+        // Failed: the invocation, or records of it by its own answer (partly, or unreadable: all).
+        if (!c.ok || c.reportedFailedFrom !== undefined || c.malformedResponse !== undefined) {
           b.failed++;
           s.totals.failed++;
         }
@@ -135,9 +138,15 @@ export class ConsoleState {
     };
   }
 
-  /** What this process sent to `functionName`'s destination, newest first. */
-  sentBy(functionName: string): Sent[] {
-    return [...this.byFunction.values()].filter((s) => s.spec.functionName === functionName).flatMap((s) => s.sent);
+  /** Offsets read from the cluster for a trigger's partitions (the group's commits, -1 for none, and the log ends). */
+  noteOffsets(functionName: string, topic: string, offsets: ReadonlyArray<{ partition: number; committed: number; logEnd: number }>): void {
+    const s = this.byFunction.get(`${functionName}|${topic}`);
+    if (s) for (const o of offsets) s.read.set(o.partition, { committed: o.committed, logEnd: o.logEnd });
+  }
+
+  /** What this process sent to the destination of `functionName`'s trigger on `topic`, newest first. */
+  sentBy(functionName: string, topic: string): Sent[] {
+    return [...(this.byFunction.get(`${functionName}|${topic}`)?.sent ?? [])];
   }
 
   close(): void {
@@ -152,11 +161,16 @@ export class ConsoleState {
     const owned = new Set([...(health?.partitions ?? []), ...progress.map((p) => p.partition)]);
     const partitions: PartitionView[] = [...owned].sort((a, b) => a - b).map((partition) => {
       const p = progress.find((x) => x.partition === partition);
+      // This process's own events first; what was read from the cluster for a partition it has not touched since its start.
+      const read = s.read.get(partition);
+      const committed = s.committed.get(partition) ?? (read && read.committed >= 0 ? read.committed : undefined);
+      const logEnd = Math.max(s.logEnd.get(partition) ?? -1, read?.logEnd ?? -1);
+      const lag = s.committed.has(partition) || committed === undefined ? (p?.lag ?? 0) : Math.max(0, logEnd - committed);
       return {
         partition, state: p?.state ?? 'caught-up', ...(p?.held ? { held: p.held } : {}), ...(p?.reason ? { reason: p.reason } : {}),
-        ...(s.committed.has(partition) ? { committed: s.committed.get(partition)! } : {}), ...(s.logEnd.has(partition) ? { logEnd: s.logEnd.get(partition)! } : {}),
+        ...(committed !== undefined ? { committed } : {}), ...(logEnd >= 0 ? { logEnd } : {}),
         // The samples of the past buckets, then the lag now.
-        lag: p?.lag ?? 0, lagHistory: [...(s.lagHistory.get(partition) ?? []), p?.lag ?? 0].slice(-BUCKETS),
+        lag, lagHistory: [...(s.lagHistory.get(partition) ?? []), lag].slice(-BUCKETS),
         inFlight: [...s.inFlight.values()].filter((c) => c.partition === partition).map(({ partition: _p, ...c }) => c),
       };
     });

@@ -9,6 +9,14 @@ describe('console guard', () => {
     for (const host of ['127.0.0.1:9464', 'localhost:9464', '[::1]:9464', '10.0.0.5', 'poller.internal:9464', 'LOCALHOST']) expect(refusedRead({ host }, s)).toBeUndefined();
   });
 
+  it('serves the API only to this site\'s pages (an <img> of /api/failures from another site reads nothing)', () => {
+    expect(refusedRead({ host: '127.0.0.1:9464', 'sec-fetch-site': 'cross-site' }, s, true)).toMatch(/cross-site request is not served/);
+    expect(refusedRead({ host: '127.0.0.1:9464', 'sec-fetch-site': 'same-site' }, s, true)).toMatch(/same-site/);
+    expect(refusedRead({ host: '127.0.0.1:9464', 'sec-fetch-site': 'same-origin' }, s, true)).toBeUndefined();
+    expect(refusedRead({ host: '127.0.0.1:9464' }, s, true)).toBeUndefined(); // curl, scripts
+    expect(refusedRead({ host: '127.0.0.1:9464', 'sec-fetch-site': 'cross-site' }, s)).toBeUndefined(); // the page itself, a link from elsewhere
+  });
+
   it('refuses another name (DNS rebinding) and a request without Host', () => {
     expect(refusedRead({ host: 'attacker.example:9464' }, s)).toMatch(/Host "attacker.example" is not this console's/);
     expect(refusedRead({}, s)).toMatch(/without a Host/);

@@ -1,5 +1,6 @@
 /**
  * Who may talk to the console. Pure checks on a request's headers:
+ * - An API request a browser marks as coming from another site (`Sec-Fetch-Site`) is refused.
  * - Every request names this server in `Host`: an IP address, `localhost`, or a name listed in
  *   SLUICE_CONSOLE_HOSTS. A page on another site that points its own DNS name at 127.0.0.1 (DNS
  *   rebinding) sends its name, and is refused, so it can read nothing.
@@ -24,12 +25,20 @@ export interface RequestHeaders {
   'x-sluice-token'?: string | string[] | undefined;
 }
 
-/** Undefined if the request may be served; otherwise why not (the answer's text). */
-export function refusedRead(h: RequestHeaders, s: GuardSettings): string | undefined {
+/**
+ * Undefined if the request may be served; otherwise why not (the answer's text). `api`: the JSON
+ * API, which another site's page may not even make the server read (an `<img>` of /api/failures
+ * reads whole topics): refused when the browser says the request came from another site.
+ */
+export function refusedRead(h: RequestHeaders, s: GuardSettings, api = false): string | undefined {
   const host = hostName(h.host);
   if (host === undefined) return 'a request without a Host header is not served';
-  if (isIP(host) !== 0 || host === 'localhost' || s.hosts.includes(host)) return undefined;
-  return `Host "${host}" is not this console's: open it by IP address or localhost, or list the name in SLUICE_CONSOLE_HOSTS`;
+  if (!(isIP(host) !== 0 || host === 'localhost' || s.hosts.includes(host))) {
+    return `Host "${host}" is not this console's: open it by IP address or localhost, or list the name in SLUICE_CONSOLE_HOSTS`;
+  }
+  const site = h['sec-fetch-site'];
+  if (api && site !== undefined && site !== 'same-origin' && site !== 'none') return `a ${site} request is not served here`;
+  return undefined;
 }
 
 export function refusedWrite(h: RequestHeaders, s: GuardSettings): string | undefined {

@@ -75,4 +75,27 @@ describe('InvocationHistory', () => {
     h.end(e, { ok: true, durationMs: 1, payload: { big: 'x'.repeat(100) } });
     expect(e.response).toMatch(/keeps at most 10/);
   });
+
+  it('bounds an error\'s message and stack, and keeps what handlers said within its own budget, oldest dropped first', () => {
+    const h = new InvocationHistory({ errorBytes: 100, detailBytes: 1_000 });
+    const e = h.start({ functionName: 'a', records: [record(0)], source, requestId: '1' });
+    h.end(e, { ok: false, durationMs: 1, error: { kind: 'error', name: 'Error', message: 'm'.repeat(10_000), stack: 's'.repeat(10_000) } });
+    expect(e.errorDetail!.message.length).toBeLessThan(200);
+    expect(e.errorDetail!.stack).toMatch(/^s{100}… \(9900 more characters not kept\)$/);
+    const later = [1, 2, 3].map((i) => {
+      const x = h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` });
+      for (let n = 0; n < 5; n++) h.log(`r${i}`, 'info', 'x'.repeat(80));
+      return x;
+    });
+    expect(e.detailDropped).toMatch(/dropped to keep what handlers said within/);
+    expect(e.error).toMatch(/^Error: m+/); // the summary's line stays
+    expect(later.at(-1)!.logs).toHaveLength(5);
+  });
+
+  it('finds an invocation by any of its records\' keys, not only the five a summary shows', () => {
+    const h = new InvocationHistory();
+    const e = h.start({ functionName: 'a', records: Array.from({ length: 10 }, (_, i) => record(i, 'v', `order-${i}`)), source, requestId: '1' });
+    expect(e.keys).toHaveLength(5);
+    expect(h.list({ key: 'order-7' }).map((x) => x.id)).toEqual([e.id]);
+  });
 });

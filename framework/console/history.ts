@@ -3,8 +3,11 @@
  * invocations (their summaries, log lines, answers), and the records each ran with, which the
  * event detail is built from on request. Records are what can be large, so they are kept within
  * one byte budget for the whole history: past it, the oldest invocations' records are dropped
- * (their summaries stay, saying so). Log lines are bounded per invocation in count and length.
- * Memory is therefore at most `eventBytes` of records plus, per entry, 500 lines of 8 KiB.
+ * (their summaries stay, saying so). What the handler said (log lines, its answer, its error) is
+ * bounded per invocation (500 lines of 8 KiB, a 256 KiB answer, 16 KiB of error message and of
+ * stack) and within a second budget for the whole history, `detailBytes`, past which the oldest
+ * invocations lose their lines and answer the same way. Memory: at most eventBytes + detailBytes,
+ * plus the summaries (200 per function, each with up to 1,000 keys of 200 characters for search).
  */
 import type { EventSource } from '../event/build-event.ts';
 import type { KafkaRecord } from '../event/record.ts';
@@ -12,14 +15,19 @@ import type { InvokeError } from '../invoke/types.ts';
 import { printable } from '../observe/printable.ts';
 import type { InvocationSummary, LogLine, Outcome } from './api-types.ts';
 
-export const HISTORY_DEFAULTS = { size: 200, eventBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024 } as const;
+export const HISTORY_DEFAULTS = { size: 200, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
 export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
 
 export interface Invocation extends InvocationSummary {
   records: readonly KafkaRecord[] | undefined;
   source: EventSource;
   bytes: number;
+  /** Bytes of its lines, answer and error (the detail budget). */
+  detailBytes: number;
+  /** Every record's key, for the key filter (summaries carry the first 5). */
+  allKeys: string[];
   eventDropped?: string;
+  detailDropped?: string;
   logs: LogLine[];
   logsTruncated?: boolean;
   response?: unknown;
@@ -44,6 +52,9 @@ export class InvocationHistory {
   /** Entries holding records, oldest first: the byte budget drops from the front. */
   private readonly holding: Invocation[] = [];
   private heldBytes = 0;
+  /** Entries holding lines, an answer or an error, oldest first, and their bytes. */
+  private readonly detailed: Invocation[] = [];
+  private detailHeld = 0;
   private readonly listeners = new Set<(i: Invocation) => void>();
 
   constructor(limits: Partial<HistoryLimits> = {}, private readonly now = Date.now) {
@@ -57,9 +68,10 @@ export class InvocationHistory {
     const entry: Invocation = {
       id: `${nextId++}`, function: s.functionName, topic: first?.topic ?? '', partition: first?.partition ?? -1,
       firstOffset: first?.offset ?? -1, lastOffset: last?.offset ?? -1, count: s.records.length, attempt: s.attempt ?? 1, startedAt: this.now(), outcome: 'running',
-      requestId: s.requestId, keys: s.records.slice(0, 5).map((r) => (r.key === null ? '' : printable(r.key.toString('utf8').slice(0, 200)))),
-      ...(s.replay ? { replay: true } : {}), records: s.records, source: s.source, bytes, logs: [],
+      requestId: s.requestId, keys: [], allKeys: s.records.slice(0, 1_000).map((r) => (r.key === null ? '' : printable(r.key.subarray(0, 800).toString('utf8').slice(0, 200)))),
+      ...(s.replay ? { replay: true } : {}), records: s.records, source: s.source, bytes, detailBytes: 0, logs: [],
     };
+    entry.keys = entry.allKeys.slice(0, 5);
     const ring = this.rings.get(s.functionName) ?? this.rings.set(s.functionName, []).get(s.functionName)!;
     ring.push(entry);
     if (ring.length > this.limits.size) this.forget(ring.shift()!);
@@ -83,19 +95,30 @@ export class InvocationHistory {
     if (r.requestId) entry.requestId = r.requestId;
     entry.durationMs = r.durationMs;
     entry.outcome = r.ok ? 'ok' : 'failed';
-    if (r.ok) entry.response = boundedResponse(r.payload, this.limits.responseBytes);
+    if (r.ok) {
+      const kept = boundedResponse(r.payload, this.limits.responseBytes);
+      entry.response = kept.value;
+      if (kept.bytes > 0) this.account(entry, kept.bytes);
+    }
     if (r.error) {
-      entry.errorDetail = r.error;
-      entry.error = `${r.error.name}: ${r.error.message.split('\n')[0]!.slice(0, 500)}`;
+      const cut = this.limits.errorBytes;
+      entry.errorDetail = { kind: r.error.kind, name: bounded(r.error.name, 200), message: bounded(r.error.message, cut), ...(r.error.stack !== undefined ? { stack: bounded(r.error.stack, cut) } : {}) };
+      entry.error = `${entry.errorDetail.name}: ${bounded(r.error.message.split('\n')[0]!, 500)}`;
+      this.account(entry, entry.errorDetail.message.length + (entry.errorDetail.stack?.length ?? 0));
     }
     this.changed(entry);
   }
 
   /** The poller's view of a chunk it just ran: which attempt, and a ReportBatchItemFailures answer. */
-  annotate(requestId: string | undefined, a: { attempt: number; reportedFailedFrom?: number }): void {
+  annotate(requestId: string | undefined, a: { attempt: number; reportedFailedFrom?: number; malformedResponse?: string }): void {
     const entry = this.find(requestId);
     if (!entry) return;
     entry.attempt = a.attempt;
+    if (a.malformedResponse !== undefined) {
+      // The poller fails the whole chunk on an answer it cannot read.
+      entry.outcome = 'failed';
+      entry.error = bounded(a.malformedResponse, 500);
+    }
     if (a.reportedFailedFrom !== undefined) {
       entry.reportedFailedFrom = a.reportedFailedFrom;
       entry.outcome = 'partial' satisfies Outcome;
@@ -110,7 +133,9 @@ export class InvocationHistory {
     if (entry.logs.length >= this.limits.logLines) return void (entry.logsTruncated = true);
     const cut = text.length > this.limits.logLineBytes;
     if (cut) entry.logsTruncated = true;
-    entry.logs.push({ t: this.now(), level, text: cut ? text.slice(0, this.limits.logLineBytes) + '…' : text });
+    const line = cut ? text.slice(0, this.limits.logLineBytes) + '…' : text;
+    entry.logs.push({ t: this.now(), level, text: line });
+    this.account(entry, line.length + 32);
   }
 
   get(id: string): Invocation | undefined {
@@ -122,7 +147,7 @@ export class InvocationHistory {
   list(f: { function?: string; partition?: number; outcome?: string; key?: string; limit?: number } = {}): Invocation[] {
     const all = [...this.rings.entries()].filter(([fn]) => !f.function || fn === f.function).flatMap(([, ring]) => ring);
     const kept = all.filter(
-      (e) => (f.partition === undefined || e.partition === f.partition) && (!f.outcome || e.outcome === f.outcome) && (!f.key || e.keys.some((k) => k.includes(f.key!))),
+      (e) => (f.partition === undefined || e.partition === f.partition) && (!f.outcome || e.outcome === f.outcome) && (!f.key || e.allKeys.some((k) => k.includes(f.key!))),
     );
     return kept.sort((a, b) => b.startedAt - a.startedAt || Number(b.id) - Number(a.id)).slice(0, f.limit ?? this.limits.size);
   }
@@ -146,8 +171,30 @@ export class InvocationHistory {
     return undefined;
   }
 
+  /** `bytes` more of what the handler said, on `e`; past the budget, the oldest invocations' lines and answers go first. */
+  private account(e: Invocation, bytes: number): void {
+    if (e.detailBytes === 0) this.detailed.push(e);
+    e.detailBytes += bytes;
+    this.detailHeld += bytes;
+    while (this.detailHeld > this.limits.detailBytes && this.detailed.length > 1) {
+      const old = this.detailed.shift()!;
+      this.detailHeld -= old.detailBytes;
+      old.detailBytes = 0;
+      old.logs = [];
+      old.response = undefined;
+      if (old.errorDetail) old.errorDetail = { kind: old.errorDetail.kind, name: old.errorDetail.name, message: bounded(old.errorDetail.message, 500) };
+      old.logsTruncated = true;
+      old.detailDropped = `its lines and answer were dropped to keep what handlers said within ${Math.round(this.limits.detailBytes / 1048576)} MiB`;
+    }
+  }
+
   private forget(e: Invocation): void {
     this.byRequest.delete(e.requestId!);
+    const d = this.detailed.indexOf(e);
+    if (d >= 0) {
+      this.detailed.splice(d, 1);
+      this.detailHeld -= e.detailBytes;
+    }
     const i = this.holding.indexOf(e);
     if (i >= 0) {
       this.holding.splice(i, 1);
@@ -161,8 +208,12 @@ export class InvocationHistory {
 }
 
 export function summaryOf(e: Invocation): InvocationSummary {
-  const { records: _r, source: _s, bytes: _b, eventDropped: _d, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, ...summary } = e;
+  const { records: _r, source: _s, bytes: _b, detailBytes: _db, allKeys: _k, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, ...summary } = e;
   return summary;
+}
+
+function bounded(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters not kept)`;
 }
 
 function recordBytes(r: KafkaRecord): number {
@@ -171,13 +222,15 @@ function recordBytes(r: KafkaRecord): number {
   return n;
 }
 
-function boundedResponse(payload: unknown, limit: number): unknown {
+/** What is kept of an answer, and its size in the detail budget. */
+function boundedResponse(payload: unknown, limit: number): { value: unknown; bytes: number } {
+  if (payload === undefined || payload === null) return { value: null, bytes: 0 };
   let text: string | undefined;
   try {
     text = JSON.stringify(payload);
   } catch {
-    return '(the response is not JSON)';
+    return { value: '(the response is not JSON)', bytes: 32 };
   }
-  if (text === undefined) return null;
-  return text.length <= limit ? payload : `(the response is ${text.length} characters of JSON; the console keeps at most ${limit})`;
+  if (text === undefined) return { value: null, bytes: 0 };
+  return text.length <= limit ? { value: payload, bytes: text.length } : { value: `(the response is ${text.length} characters of JSON; the console keeps at most ${limit})`, bytes: 100 };
 }

@@ -44,7 +44,9 @@ export function startConsole(o: {
     events.on('poller.chunk_start', (c) => void attempts.set(`${c.functionName}|${c.topic}|${c.partition}|${c.firstOffset}`, c.attempt)),
     events.on('poller.chunk_end', (c) => {
       attempts.delete(`${c.functionName}|${c.topic}|${c.partition}|${c.firstOffset}`);
-      settings.history.annotate(c.requestId, { attempt: c.attempt, ...(c.reportedFailedFrom !== undefined ? { reportedFailedFrom: c.reportedFailedFrom } : {}) });
+      settings.history.annotate(c.requestId, {
+        attempt: c.attempt, ...(c.reportedFailedFrom !== undefined ? { reportedFailedFrom: c.reportedFailedFrom } : {}), ...(c.malformedResponse !== undefined ? { malformedResponse: c.malformedResponse } : {}),
+      });
     }),
   ];
   const invoker = recordingInvoker(o.invoker, settings.history, (r) => {

@@ -7,12 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Invoker, InvokeRequest, InvokeResult } from '../invoke/types.ts';
-import type { InvocationHistory } from './history.ts';
+import type { Invocation, InvocationHistory } from './history.ts';
 
 /** `attemptOf`: which attempt of its records an invocation is, as the poller counts them (1 if it does not say). */
 export function recordingInvoker(
   inner: Invoker, history: InvocationHistory, attemptOf: (r: InvokeRequest) => number | undefined = () => undefined,
-): Invoker & { replay(request: InvokeRequest): Promise<{ id: string; result: InvokeResult }> } {
+): Invoker & { replay(request: InvokeRequest): Promise<{ entry: Invocation; result: InvokeResult }> } {
   const run = async (request: InvokeRequest, replay: boolean) => {
     const requestId = request.requestId ?? randomUUID();
     const entry = history.start({ functionName: request.functionName, records: request.records, source: request.source, requestId, ...(replay ? { replay } : { attempt: attemptOf(request) ?? 1 }) });
@@ -24,7 +24,7 @@ export function recordingInvoker(
       throw e;
     }
     history.end(entry, result.ok ? { ok: true, durationMs: result.durationMs, payload: result.payload, requestId: result.requestId } : { ok: false, durationMs: result.durationMs, error: result.error, requestId: result.requestId });
-    return { id: entry.id, result };
+    return { entry, result };
   };
   return {
     get overheadMs() {

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildEvent } from '../event/build-event.ts';
-import type { InvocationDetail, InvocationSummary } from './api-types.ts';
+import type { FailureDestination, InvocationDetail, InvocationSummary } from './api-types.ts';
 import type { ConsoleActions } from './actions.ts';
 import { UsageError } from '../errors.ts';
 import { consoleAssets, CONTENT_SECURITY_POLICY, NOT_BUILT, shellHtml } from './assets.ts';
@@ -30,6 +30,10 @@ const FIREHOSE = 50;
 /** At most this many invocations per message (the newest changed): the page keeps 500. */
 const INVOCATIONS_PER_MESSAGE = 200;
 const MAX_PAGES = 32;
+/** How often, while a page is open, the group's commits and the log ends are read from the cluster. */
+const OFFSETS_EVERY_MS = 10_000;
+/** How long one read of the failure destinations answers /api/failures. */
+const FAILURES_FRESH_MS = 3_000;
 const MAX_BODY = 8 * 1024 * 1024;
 
 export interface ConsoleServerOptions {
@@ -55,6 +59,8 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
   const pages = new Set<ServerResponse>();
   let ticker: NodeJS.Timeout | undefined;
   let flusher: NodeJS.Timeout | undefined;
+  let offsetReader: NodeJS.Timeout | undefined;
+  let refreshing: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
   /** Invocations changed since the last message, in order of their latest change. */
   const changed = new Set<Invocation>();
@@ -72,6 +78,10 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
     pages.add(res);
     if (!ticker) {
       ticker = setInterval(() => push('overview', o.state.overview()), LIVE_EVERY_MS);
+      // What this process has not seen (a partition idle since the start) is read from the cluster, while a page looks.
+      const refresh = () => void (refreshing ??= o.actions.refreshOffsets().finally(() => (refreshing = undefined)));
+      refresh();
+      offsetReader = setInterval(refresh, OFFSETS_EVERY_MS);
       unsubscribe = o.history.subscribe((i) => {
         changed.delete(i); // re-added last: the set stays in order of the latest change
         changed.add(i);
@@ -94,11 +104,24 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
   const stopLive = () => {
     clearInterval(ticker);
     clearInterval(flusher);
+    clearInterval(offsetReader);
+    offsetReader = undefined;
     ticker = undefined;
     flusher = undefined;
     changed.clear();
     unsubscribe?.();
     unsubscribe = undefined;
+  };
+
+  // One read of the destinations at a time, reused for a few seconds: each reads whole topics.
+  let failuresRead: { at: number; answer: Promise<FailureDestination[]> } | undefined;
+  const failures = (): Promise<FailureDestination[]> => {
+    if (!failuresRead || Date.now() - failuresRead.at > FAILURES_FRESH_MS) {
+      const answer = o.actions.failures();
+      failuresRead = { at: Date.now(), answer };
+      answer.catch(() => (failuresRead = undefined));
+    }
+    return failuresRead.answer;
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> => {
@@ -108,8 +131,9 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
       if (refused) return json(res, 403, { error: refused });
       const body = await readJson(req);
       if (path === '/api/replay') {
-        const { id } = await o.actions.replay(body);
-        return json(res, 200, detailOf(o.history.get(id)!));
+        // The entry itself: a busy function may have pushed it out of the history while it ran.
+        const { entry } = await o.actions.replay(body);
+        return json(res, 200, detailOf(entry));
       }
       if (path === '/api/produce') return json(res, 200, await o.actions.produce(body));
       if (path === '/api/redrive') return json(res, 200, await o.actions.redrive(body));
@@ -122,17 +146,17 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
       return a ? page(res, 200, a.type, a.body) : json(res, 404, { error: path === '/console/app.js' || path === '/console/app.css' ? NOT_BUILT : `no ${path} here.` });
     }
     if (path === '/api/overview') return json(res, 200, o.state.overview());
-    if (path === '/api/live') return live(req, res);
+    if (path === '/api/live') return req.method === 'HEAD' ? page(res, 200, 'text/event-stream; charset=utf-8', Buffer.alloc(0)) : live(req, res);
     if (path === '/api/invocations') {
       const n = (k: string) => (query.has(k) && /^\d+$/.test(query.get(k)!) ? Number(query.get(k)) : undefined);
       const list = o.history.list({ ...opt('function', query.get('function')), ...opt('partition', n('partition')), ...opt('outcome', query.get('outcome')), ...opt('key', query.get('key')), ...opt('limit', n('limit')) });
       return json(res, 200, { invocations: list.map(summaryOf) satisfies InvocationSummary[] });
     }
     if (path.startsWith('/api/invocations/')) {
-      const e = o.history.get(decodeURIComponent(path.slice('/api/invocations/'.length)));
+      const e = o.history.get(path.slice('/api/invocations/'.length));
       return e ? json(res, 200, detailOf(e)) : json(res, 404, { error: `no invocation ${path.slice(17)} in the history (it keeps the last ${o.history.limits.size} per function).` });
     }
-    if (path === '/api/failures') return json(res, 200, { destinations: await o.actions.failures() });
+    if (path === '/api/failures') return json(res, 200, { destinations: await failures() });
     return json(res, 404, { error: `no ${path} here; the console is at /, health at /healthz, /readyz and /metrics.` });
   };
 
@@ -141,7 +165,7 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
       const url = new URL(req.url ?? '/', 'http://x');
       const path = url.pathname;
       if (path !== '/' && !path.startsWith('/console/') && !path.startsWith('/api/')) return false;
-      const refused = refusedRead(req.headers, guard);
+      const refused = refusedRead(req.headers, guard, path.startsWith('/api/'));
       if (refused) {
         json(res, 403, { error: refused });
         return true;
@@ -166,6 +190,7 @@ function detailOf(e: Invocation): InvocationDetail {
     ...summaryOf(e),
     event: e.records ? buildEvent(e.records, e.source) : null,
     ...(e.eventDropped ? { eventDropped: e.eventDropped } : {}),
+    ...(e.detailDropped ? { detailDropped: e.detailDropped } : {}),
     logs: e.logs,
     ...(e.logsTruncated ? { logsTruncated: true } : {}),
     ...(e.response !== undefined ? { response: e.response } : {}),

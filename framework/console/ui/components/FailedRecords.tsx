@@ -29,7 +29,9 @@ function Row({ r }: { r: FailedRecordView }) {
       <td>{r.source ? <><Txt s={topicPartition(r.source.topic, r.source.partition)} />@{r.source.offset}</> : <span class="muted">—</span>}</td>
       <td><Key k={r.key} /></td>
       <td class="value">
-        {r.value === null ? (
+        {r.reduced !== undefined ? (
+          <span class="note" data-testid="reduced-copy">reduced copy, no record: <Txt s={r.reduced} /></span>
+        ) : r.value === null ? (
           <span class="muted">null (tombstone)</span>
         ) : (
           <pre class="block small"><Txt s={r.value} multiline /></pre>

@@ -10,6 +10,8 @@ import { Txt } from './Text.tsx';
 
 interface Props {
   fn: string;
+  /** The trigger's source topic: a function may have a trigger (and destination) per topic. */
+  topic: string;
   records: number;
   /** "200+" when the page only sees the newest records. */
   more: boolean;
@@ -19,14 +21,14 @@ interface Props {
 
 type State = { step: 'idle' } | { step: 'confirm' } | { step: 'sending' } | { step: 'done'; result: RedriveResult } | { step: 'failed'; error: string };
 
-export function RedriveButton({ fn, records, more, target, onDone }: Props) {
+export function RedriveButton({ fn, topic, records, more, target, onDone }: Props) {
   const [state, setState] = useState<State>({ step: 'idle' });
   const what = `${plural(records, 'record')}${more ? '+' : ''} to ${target}`;
 
   const redrive = async (): Promise<void> => {
     setState({ step: 'sending' });
     try {
-      const result = await postJson<RedriveResult>('/api/redrive', { function: fn });
+      const result = await postJson<RedriveResult>('/api/redrive', { function: fn, topic });
       setState({ step: 'done', result });
       onDone();
     } catch (err) {

@@ -10,11 +10,13 @@ import { Txt } from './Text.tsx';
 import { LagChart, ThroughputChart } from './TriggerCharts.tsx';
 
 export function TriggerCard({ trigger: t, offset, now }: { trigger: TriggerView; offset: number; now: number }) {
+  // A function may have a trigger per topic: the id names both.
+  const titleId = `trigger-title-${`${t.function}-${t.topic}`.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const invocationsHref = `#/invocations?function=${encodeURIComponent(t.function)}`;
   return (
-    <section class="card trigger" data-testid={`trigger-${t.function}`} aria-labelledby={`trigger-title-${t.function}`}>
+    <section class="card trigger" data-testid={`trigger-${t.function}`} aria-labelledby={titleId}>
       <header class="card-head">
-        <h2 id={`trigger-title-${t.function}`}>
+        <h2 id={titleId}>
           <Txt s={t.function} /> <span class="arrow" aria-label="reads from">←</span> <span class="topic"><Txt s={t.topic} /></span>
         </h2>
         <div class="status">

@@ -7,7 +7,8 @@ import type { InvocationSummary, Outcome } from '../../api-types.ts';
 export const MAX_INVOCATIONS = 500;
 
 function newestFirst(a: InvocationSummary, b: InvocationSummary): number {
-  return b.startedAt - a.startedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  // Ids are whole numbers as text, counted up by the server: compared as numbers ("10" after "9").
+  return b.startedAt - a.startedAt || Number(b.id) - Number(a.id);
 }
 
 /**

@@ -20,19 +20,24 @@ function sourceTopic(dest: FailureDestination, overview: Overview | null): strin
   const counts = new Map<string, number>();
   for (const r of dest.records) if (r.source) counts.set(r.source.topic, (counts.get(r.source.topic) ?? 0) + 1);
   const top = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-  return top ?? overview?.triggers.find((t) => t.function === dest.function)?.topic ?? 'the source topic';
+  return top ?? dest.topic;
 }
 
+/** A stable id from a name a record or a user chose (ids cannot hold every character). */
+const idPart = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
+
 function Destination({ dest, overview, canWrite, reload }: { dest: FailureDestination; overview: Overview | null; canWrite: boolean; reload: () => void }) {
-  const redrivable = dest.records.filter((r) => r.source !== undefined).length;
+  // A reduced copy holds no record: redrive leaves it, so it is not counted.
+  const redrivable = dest.records.filter((r) => r.source !== undefined && r.reduced === undefined).length;
+  const id = `failures-title-${idPart(dest.function)}-${idPart(dest.topic)}`;
   return (
-    <section class="card" data-testid={`failures-${dest.function}`} aria-labelledby={`failures-title-${dest.function}`}>
+    <section class="card" data-testid={`failures-${dest.function}`} aria-labelledby={id}>
       <header class="card-head">
-        <h2 id={`failures-title-${dest.function}`}>
-          <Txt s={dest.function} /> <span class="arrow" aria-label="sends failures to">→</span> <span class="topic"><Txt s={dest.destination} /></span>
+        <h2 id={id}>
+          <Txt s={dest.function} /> <span class="muted">←</span> <span class="topic"><Txt s={dest.topic} /></span> <span class="arrow" aria-label="sends failures to">→</span> <span class="topic"><Txt s={dest.destination} /></span>
         </h2>
         {canWrite && dest.readable && (
-          <RedriveButton fn={dest.function} records={redrivable} more={dest.records.length >= MAX_RECORDS} target={sourceTopic(dest, overview)} onDone={reload} />
+          <RedriveButton fn={dest.function} topic={dest.topic} records={redrivable} more={dest.records.length >= MAX_RECORDS} target={sourceTopic(dest, overview)} onDone={reload} />
         )}
       </header>
       {dest.note && <p class="note"><Txt s={dest.note} /></p>}
@@ -76,7 +81,7 @@ export function FailuresView({ overview, canWrite }: { overview: Overview | null
           trigger in serverless.yml to keep the records that fail.
         </Empty>
       ) : (
-        data.destinations.map((dest) => <Destination key={dest.function} dest={dest} overview={overview} canWrite={canWrite} reload={reload} />)
+        data.destinations.map((dest) => <Destination key={`${dest.function}|${dest.topic}`} dest={dest} overview={overview} canWrite={canWrite} reload={reload} />)
       )}
     </div>
   );

@@ -101,6 +101,7 @@ export function InvocationDetailView({ id, summary, canWrite, historySize }: Pro
       )}
       <section class="panel">
         <h2>Logs</h2>
+        {d.detailDropped && <p class="note" data-testid="detail-dropped"><Txt s={d.detailDropped} /></p>}
         <LogLines logs={d.logs} truncated={d.logsTruncated} testid="logs" />
       </section>
       {d.response !== undefined && (

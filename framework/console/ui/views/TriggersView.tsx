@@ -16,7 +16,7 @@ export function TriggersView({ overview, offset }: { overview: Overview; offset:
     <div class="triggers">
       <h1 class="visually-hidden">Triggers</h1>
       {overview.triggers.map((trigger) => (
-        <TriggerCard key={trigger.function} trigger={trigger} offset={offset} now={overview.now} />
+        <TriggerCard key={`${trigger.function}|${trigger.topic}`} trigger={trigger} offset={offset} now={overview.now} />
       ))}
     </div>
   );
