@@ -54,8 +54,14 @@ describe('/metrics', () => {
     const before = await offsets(first.trigger.consumerGroupId, topic);
     const second = await startRecorder({ topic, batchSize: 10, concurrency: 2, consumerGroupId: first.trigger.consumerGroupId, httpPort: 0, env: { SLEEP_MS: '20000' } });
     left.harnesses.push(second);
+    const changes: string[] = [];
+    second.events.on('group.rebalanced', (e) => changes.push(`${Date.now()} rebalanced ${JSON.stringify(e.assignment)}${e.revoked ? ` revoked ${e.revoked}` : ''}`));
+    second.events.on('poller.batch_received', (e) => changes.push(`${Date.now()} fetched ${e.partition}@${e.firstOffset}`));
     // The first chunk of each partition is in flight for 20 s: nothing new is committed meanwhile.
-    await waitFor('both partitions fetched', async () => (await scrape(second.httpUrl!)).samples('sluice_offset_lag').length === 2, 30_000);
+    await waitFor('both partitions fetched', async () => (await scrape(second.httpUrl!)).samples('sluice_offset_lag').length === 2, 30_000).catch((e: unknown) => {
+      // Say what the member was given and fetched (CI-27 timed out here once on librdkafka; it did not recur in 2 runs here).
+      throw new Error(`${(e as Error).message}\nfirst's joins ${JSON.stringify(first.joins)}\nsecond's joins ${JSON.stringify(second.joins)}\n${changes.join('\n')}`);
+    });
     const m = await scrape(second.httpUrl!);
     const gauge = Object.fromEntries(m.samples('sluice_offset_lag').map((s) => [Number(s.labels.partition), s.value]));
     const broker = Object.fromEntries(before.map((p) => [p.partition, p.logEnd - p.committed]));
