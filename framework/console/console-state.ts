@@ -8,8 +8,8 @@
  */
 import type { TriggerSpec } from '../config/types.ts';
 import type { Instrumentation } from '../observe/events.ts';
-import type { HealthTracker } from '../observe/health.ts';
-import type { ProgressTracker } from '../observe/progress.ts';
+import type { HealthTracker, TriggerHealth } from '../observe/health.ts';
+import type { PartitionProgress, ProgressTracker } from '../observe/progress.ts';
 import type { ChunkInFlight, ConsoleMode, FailureDestination, Overview, PartitionView, ThroughputSample, TimelineEntry, TriggerStatus, TriggerView } from './api-types.ts';
 
 export const BUCKET_MS = 5_000;
@@ -126,6 +126,9 @@ export class ConsoleState {
   }
 
   overview(): Overview {
+    // Read once for every trigger.
+    const health = this.o.health.triggers();
+    const progress = this.o.progress.snapshot();
     const topics = new Set<string>();
     for (const s of this.byFunction.values()) {
       topics.add(s.spec.topic);
@@ -134,7 +137,7 @@ export class ConsoleState {
     }
     return {
       service: this.o.service, stage: this.o.stage, mode: this.o.mode, now: this.now(), startedAt: this.startedAt, historySize: this.o.historySize,
-      triggers: [...this.byFunction.values()].map((s) => this.view(s)), timeline: [...this.timeline], topics: [...topics],
+      triggers: [...this.byFunction.values()].map((s) => this.view(s, health, progress)), timeline: [...this.timeline], topics: [...topics],
     };
   }
 
@@ -154,10 +157,10 @@ export class ConsoleState {
     for (const f of this.off) f();
   }
 
-  private view(s: TriggerState): TriggerView {
+  private view(s: TriggerState, everyHealth: TriggerHealth[], everyPartition: PartitionProgress[]): TriggerView {
     const t = s.spec;
-    const health = this.o.health.triggers().find((h) => h.group === t.consumerGroupId);
-    const progress = this.o.progress.snapshot().filter((p) => p.group === t.consumerGroupId && p.topic === t.topic);
+    const health = everyHealth.find((h) => h.group === t.consumerGroupId);
+    const progress = everyPartition.filter((p) => p.group === t.consumerGroupId && p.topic === t.topic);
     const owned = new Set([...(health?.partitions ?? []), ...progress.map((p) => p.partition)]);
     const partitions: PartitionView[] = [...owned].sort((a, b) => a - b).map((partition) => {
       const p = progress.find((x) => x.partition === partition);

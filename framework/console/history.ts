@@ -7,7 +7,7 @@
  * bounded per invocation (500 lines of 8 KiB, a 256 KiB answer, 16 KiB of error message and of
  * stack) and within a second budget for the whole history, `detailBytes`, past which the oldest
  * invocations lose their lines and answer the same way. Memory: at most eventBytes + detailBytes,
- * plus the summaries (200 per function, each with up to 1,000 keys of 200 characters for search).
+ * plus the summaries (200 per function, each with up to 5 keys of 200 characters).
  */
 import type { EventSource } from '../event/build-event.ts';
 import type { KafkaRecord } from '../event/record.ts';
@@ -24,8 +24,6 @@ export interface Invocation extends InvocationSummary {
   bytes: number;
   /** Bytes of its lines, answer and error (the detail budget). */
   detailBytes: number;
-  /** Every record's key, for the key filter (summaries carry the first 5). */
-  allKeys: string[];
   eventDropped?: string;
   detailDropped?: string;
   logs: LogLine[];
@@ -68,10 +66,9 @@ export class InvocationHistory {
     const entry: Invocation = {
       id: `${nextId++}`, function: s.functionName, topic: first?.topic ?? '', partition: first?.partition ?? -1,
       firstOffset: first?.offset ?? -1, lastOffset: last?.offset ?? -1, count: s.records.length, attempt: s.attempt ?? 1, startedAt: this.now(), outcome: 'running',
-      requestId: s.requestId, keys: [], allKeys: s.records.slice(0, 1_000).map((r) => (r.key === null ? '' : printable(r.key.subarray(0, 800).toString('utf8').slice(0, 200)))),
+      requestId: s.requestId, keys: s.records.slice(0, 5).map(keyText),
       ...(s.replay ? { replay: true } : {}), records: s.records, source: s.source, bytes, detailBytes: 0, logs: [],
     };
-    entry.keys = entry.allKeys.slice(0, 5);
     const ring = this.rings.get(s.functionName) ?? this.rings.set(s.functionName, []).get(s.functionName)!;
     ring.push(entry);
     if (ring.length > this.limits.size) this.forget(ring.shift()!);
@@ -147,7 +144,7 @@ export class InvocationHistory {
   list(f: { function?: string; partition?: number; outcome?: string; key?: string; limit?: number } = {}): Invocation[] {
     const all = [...this.rings.entries()].filter(([fn]) => !f.function || fn === f.function).flatMap(([, ring]) => ring);
     const kept = all.filter(
-      (e) => (f.partition === undefined || e.partition === f.partition) && (!f.outcome || e.outcome === f.outcome) && (!f.key || e.allKeys.some((k) => k.includes(f.key!))),
+      (e) => (f.partition === undefined || e.partition === f.partition) && (!f.outcome || e.outcome === f.outcome) && (!f.key || keysOf(e).some((k) => k.includes(f.key!))),
     );
     return kept.sort((a, b) => b.startedAt - a.startedAt || Number(b.id) - Number(a.id)).slice(0, f.limit ?? this.limits.size);
   }
@@ -208,8 +205,21 @@ export class InvocationHistory {
 }
 
 export function summaryOf(e: Invocation): InvocationSummary {
-  const { records: _r, source: _s, bytes: _b, detailBytes: _db, allKeys: _k, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, ...summary } = e;
+  const { records: _r, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, ...summary } = e;
   return summary;
+}
+
+/** A key as the page shows it: UTF-8, printable, at most 200 characters. */
+function keyText(r: KafkaRecord): string {
+  return r.key === null ? '' : printable(r.key.subarray(0, 800).toString('utf8').slice(0, 200));
+}
+
+/**
+ * Every key of an invocation, for the key filter: read from its records when asked (not on the
+ * poller's path for every record), or the summary's first five once the records were dropped.
+ */
+function keysOf(e: Invocation): string[] {
+  return e.records ? e.records.map(keyText) : e.keys;
 }
 
 function bounded(text: string, limit: number): string {
