@@ -47,4 +47,32 @@ describe('rdkafka member: records already committed past', () => {
     await member.stop();
     expect(batches).toEqual([[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]]);
   });
+
+  // After a leader change librdkafka knows no log end until the new leader's first fetch and answers
+  // -1: read as a log end below the commit, the records were taken for a new log's and run again (the
+  // fault tier's rolling restart made the parallel state start over from the group's commit so).
+  it('a log end librdkafka does not know (-1) is not a log below the commit: records committed past stay skipped', async () => {
+    const batches: Array<{ offsets: number[]; highWatermark: number }> = [];
+    const member = createRdkafkaMember({
+      brokers: ['127.0.0.1:1'], clientId: 'c', groupProtocol: 'consumer', askedBy: 'functions.f.events[0].sluice',
+      groupId: 'g', topic: 'orders', fromBeginning: true, sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 300_000, heartbeatIntervalMs: 3_000,
+      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 100_000, concurrency: 1, logger,
+      events: { emit() {} } as any,
+      onCrash: (e: Error) => { throw e; },
+      async onBatch(batch: any) {
+        batches.push({ offsets: batch.records.map((r: { offset: number }) => r.offset), highWatermark: batch.highWatermark });
+        expect(await batch.commit(batch.records.at(-1).offset + 1)).toEqual({ ok: true });
+      },
+    } as any);
+    await member.start();
+    const c = FakeConsumer.last;
+    c.hw = 5;
+    c.queue.push(...Array.from({ length: 5 }, (_, i) => msg(i, 100)));
+    await vi.waitFor(() => expect(batches).toHaveLength(1));
+    c.hw = -1;
+    c.queue.push(...[3, 4, 5, 6].map((o) => msg(o, 100)));
+    await vi.waitFor(() => expect(batches).toHaveLength(2));
+    await member.stop();
+    expect(batches).toEqual([{ offsets: [0, 1, 2, 3, 4], highWatermark: 5 }, { offsets: [5, 6], highWatermark: 7 }]);
+  });
 });

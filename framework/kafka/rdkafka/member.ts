@@ -469,9 +469,15 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     if (!(await settledBy(firstJoin, Date.now() + JOIN_WITHIN_MS)) && !stopping) o.logger.warn(`no assignment from the group within ${JOIN_WITHIN_MS / 1000} s; polling on`, { groupId: o.groupId });
   }
 
+  /**
+   * The log end librdkafka last learned, or `fallback` while it knows none: after a leader change it
+   * answers -1 until the new leader's first fetch, which read as a log end below every commit made
+   * the parallel state start over from the group's commit (the fault tier's rolling restart).
+   */
   function highWatermark(partition: number, fallback: number): number {
     try {
-      return consumer.getWatermarkOffsets(o.topic, partition).highOffset;
+      const { highOffset } = consumer.getWatermarkOffsets(o.topic, partition);
+      return highOffset >= 0 ? highOffset : fallback;
     } catch {
       return fallback;
     }
