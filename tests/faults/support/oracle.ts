@@ -16,7 +16,8 @@ export interface Invocation {
 export interface PollerEvent {
   member: string;
   at: number;
-  name: 'poller.commit' | 'poller.commit_refused' | 'group.crash' | 'trigger.consumer_stopped' | 'group.join';
+  /** `poller.commit_metadata`: a parallel member built a partition's state from the group's commit (for traces only). */
+  name: 'poller.commit' | 'poller.commit_refused' | 'group.crash' | 'trigger.consumer_stopped' | 'group.join' | 'poller.commit_metadata';
   partition?: number;
   offset?: number;
   /** A parallel member's commit (parallelizationFactor > 1): the ranges beyond `offset` it marked done. */
@@ -116,6 +117,32 @@ function explain(prev: Invocation, next: Invocation, p: number, off: number, eve
   if (mine.some((e) => e.name === 'group.crash' || e.name === 'trigger.consumer_stopped')) return CAUSES.stopped;
   if (prev.end === undefined) return CAUSES.unfinished;
   return `unexplained: ${prev.member} ended it at ${prev.end} and reported no commit for it before ${next.member} began at ${next.start}`;
+}
+
+/**
+ * What a failed run needs to find a duplicate's cause: for the record `key` (`partition:offset`),
+ * every invocation of it and, from the first one's start to the last one's, each member's joins,
+ * stops and commits of its partition (a commit's done ranges when it had any).
+ */
+export function traceOf(key: string, invocations: Invocation[], events: PollerEvent[]): string[] {
+  const [p, off] = key.split(':').map(Number) as [number, number];
+  const runs = invocations.filter((i) => i.records.some(([rp, ro]) => rp === p && ro === off)).sort((a, b) => a.start - b.start);
+  if (runs.length === 0) return [];
+  const from = runs[0]!.start - 5_000;
+  const until = runs.at(-1)!.start;
+  const t0 = runs[0]!.start;
+  const at = (t: number) => `${t - t0 >= 0 ? '+' : ''}${t - t0} ms`;
+  const lines = runs.map((i) => {
+    const mine = i.records.filter(([rp]) => rp === p).map(([, o]) => o);
+    return `${at(i.start)} ${i.member} invoked ${p}:[${Math.min(...mine)}..${Math.max(...mine)}] (${mine.length} records), ${i.end === undefined ? 'never ended' : `ended ${at(i.end)}`}`;
+  });
+  for (const e of events) {
+    if (e.at < from || e.at > until) continue;
+    if (e.partition !== undefined && e.partition !== p) continue;
+    const done = e.done?.length ? ` done ${e.done.map((r) => `${r.from}-${r.until}`).join(',')}` : '';
+    lines.push(`${at(e.at)} ${e.member} ${e.name}${e.offset !== undefined ? ` ${e.offset}` : ''}${done}${e.reason ? ` (${e.reason})` : ''}`);
+  }
+  return lines.sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
 }
 
 function overlaps(invocations: Invocation[]): Overlap[] {

@@ -14,7 +14,7 @@ import { engineUnderTest, startRecorder, type Harness } from '../../support/harn
 import { python } from '../../support/python.ts';
 import { createTopic, deleteTopic, offsets, uniqueName, waitFor } from '../../support/kafka.ts';
 import { faultCluster } from './cluster.ts';
-import { analyse, type Figures, type Invocation, type PollerEvent } from './oracle.ts';
+import { analyse, traceOf, type Figures, type Invocation, type PollerEvent } from './oracle.ts';
 import { within } from './within.ts';
 
 const LOAD = fileURLToPath(new URL('./load.py', import.meta.url));
@@ -108,6 +108,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     h.events.on('group.crash', push('group.crash'));
     h.events.on('trigger.consumer_stopped', push('trigger.consumer_stopped'));
     h.events.on('group.join', push('group.join'));
+    h.events.on('poller.commit_metadata', push('poller.commit_metadata'));
     h.events.on('group.join', (e) => {
       if (e.batchesRunning) joinsWithBatchesRunning++;
     });
@@ -150,6 +151,11 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       members: memberCount, parallelizationFactor: factor, seconds: Math.round((Date.now() - started) / 1000),
     };
     report(result);
+    // Enough to find a cause when the run cannot be repeated (a CI machine's log is all there is).
+    for (const u of result.unexplained.slice(0, 3)) {
+      const key = u.split(' ')[0]!;
+      console.log(`[fault:${result.name}] what happened to ${key}:\n  ${traceOf(key, invocations(), events).join('\n  ')}`);
+    }
     ended = true;
     return result;
   } finally {
