@@ -98,6 +98,11 @@ export interface GroupMemberOptions {
    * joining, in case it could not leave itself (its broker was down).
    */
   replaces?: string;
+  /**
+   * The partition's log end as ListOffsets answers it: a fetch's high watermark may trail the
+   * last one's for a moment after a leader change, ListOffsets's does not (KIP-207). Unset: believed.
+   */
+  readLogEnd?: (topic: string, partition: number) => Promise<number>;
 }
 
 export interface GroupMember {
@@ -216,6 +221,15 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
   });
   consumer.on(consumer.events.CRASH, ({ payload }) => crash(payload.error));
 
+  /**
+   * Whether the partition's log really ends below `mark`: a fetch's high watermark (`fetched`) can
+   * trail the last leader's for a moment after a leader change, ListOffsets's cannot (KIP-207), so
+   * the fetch's is believed only when ListOffsets agrees, or cannot be asked (a record invoked
+   * twice, never one skipped).
+   */
+  const logEndBelow = async (topic: string, partition: number, mark: number, fetched: number): Promise<boolean> =>
+    !o.readLogEnd || (await o.readLogEnd(topic, partition).catch(() => fetched)) < mark;
+
   const eachBatch = (p: EachBatchPayload): Promise<void> => order.serialize(`${p.batch.topic}:${p.batch.partition}`, () => processBatch(p));
 
   const processBatch = async (p: EachBatchPayload): Promise<void> => {
@@ -226,7 +240,7 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     refetches.delete(key);
     let messages = p.batch.messages;
     let done = order.doneBelow(key);
-    if (done !== undefined && Number(p.batch.highWatermark) < done) {
+    if (done !== undefined && Number(p.batch.highWatermark) < done && (await logEndBelow(topic, partition, done, Number(p.batch.highWatermark)))) {
       // The log ends below what this member committed: it is a new log (the topic was deleted and
       // created again, or an unclean leader election truncated it). Its records are not done.
       o.logger.warn('the partition\'s log ends below the offset this member committed: the topic was recreated or its log truncated; reading it as a new log', { topic, partition, committed: done, logEnd: Number(p.batch.highWatermark) });

@@ -24,6 +24,12 @@ export type ParallelContext = Omit<RunContext, 'metadataMaxBytes' | 'metadataToo
   metadataBytesAdded?: number;
   /** The member reads a partition the group never committed from the log end (starting-position.ts): its first fetch is committed at once. */
   uncommittedFromLatest?: boolean;
+  /**
+   * The partition's log end as ListOffsets answers it (ClusterAdmin.topicOffsets). A fetch's high
+   * watermark may trail for a moment after a leader change (the new leader learned it one
+   * replication round late); ListOffsets does not go back (KIP-207). Unset: the high watermark is believed.
+   */
+  readLogEnd?: (partition: number) => Promise<number>;
 };
 
 export class ParallelPartitions {
@@ -66,10 +72,11 @@ export class ParallelPartitions {
   private async stateFor(batch: PartitionBatch): Promise<PartitionState> {
     const key = partitionKey(batch.topic, batch.partition);
     let known = this.states.get(key);
-    if (known?.fetchedEnd !== undefined && batch.highWatermark < known.fetchedEnd) {
+    const logEnd = await this.logEndOf(batch, Math.max(known?.fetchedEnd ?? 0, known?.basis?.next ?? 0));
+    if (known?.fetchedEnd !== undefined && logEnd < known.fetchedEnd) {
       // The log ends below what this poller fetched: the topic was deleted and created again, or an
       // unclean leader election truncated it. Its records are new: nothing this state knows holds.
-      this.c.logger.warn('the partition\'s log ends below what this poller fetched: the topic was recreated or its log truncated; reading it as a new log', { partition: batch.partition, fetched: known.fetchedEnd, logEnd: batch.highWatermark });
+      this.c.logger.warn('the partition\'s log ends below what this poller fetched: the topic was recreated or its log truncated; reading it as a new log', { partition: batch.partition, fetched: known.fetchedEnd, logEnd });
       this.states.delete(key);
       known = undefined;
     }
@@ -80,7 +87,7 @@ export class ParallelPartitions {
     // there. Decided on the commit as read: once set aside, it would look like no commit at all.
     const uncommitted = read && commit === undefined && !this.c.uncommittedFromLatest;
     // A commit past the log's end is of a log that is gone (recreated, truncated): kafkajs reads this one from its start.
-    if (commit && commit.offset > batch.highWatermark) commit = undefined;
+    if (commit && commit.offset > batch.highWatermark && (await this.logEndOf(batch, commit.offset)) < commit.offset) commit = undefined;
     // The group holds what this poller last knew it to hold (its own last commit, or still none):
     // nobody else moved it, and what this state knows holds (its retries, what it finished).
     const unchanged = commit ? known?.basis?.next === commit.offset && known.basis.metadata === commit.metadata : read && known?.neverCommitted;
@@ -91,6 +98,14 @@ export class ParallelPartitions {
     const state = this.fromCommit(batch, commit, uncommitted);
     this.states.set(key, state);
     return state;
+  }
+
+  /** The log's end, asked of ListOffsets when the batch's high watermark is below `mark` (it may trail after a leader change). */
+  private async logEndOf(batch: PartitionBatch, mark: number): Promise<number> {
+    if (batch.highWatermark >= mark || !this.c.readLogEnd) return batch.highWatermark;
+    // ListOffsets could not be asked: the high watermark is believed (what this state knew may run
+    // again; keeping it for a log that really is new would skip that log's records).
+    return this.c.readLogEnd(batch.partition).catch(() => batch.highWatermark);
   }
 
   /** The group's commit of the partition (`read`: false when it could not be read). */

@@ -97,6 +97,12 @@ export function createPoller(o: PollerOptions): Poller {
     admin.catch(() => (admin = undefined));
     return admin;
   };
+  /** ListOffsets's log end of a partition: a new leader's fetch high watermark may trail it for a moment. */
+  const logEndOf = async (partition: number): Promise<number> => {
+    const end = (await (await connectAdmin()).topicOffsets(trigger.topic)).find((e) => e.partition === partition)?.logEnd;
+    if (end === undefined) throw new Error(`no log end for partition ${partition}`);
+    return end;
+  };
   const parallel = trigger.parallelizationFactor > 1
     ? new ParallelPartitions({
         trigger, events, logger, invoker: chunkInvoker, delivery, policy: processor, heartbeatIntervalMs: tuning.heartbeatIntervalMs, fetchWaitMs: retryFetchWaitMs, invocationsShown: !!o.invocationsShown, maxPayloadBytes,
@@ -105,6 +111,7 @@ export function createPoller(o: PollerOptions): Poller {
         ...(o.uncommittedFrom === 'latest' ? { uncommittedFromLatest: true } : {}),
         readCommitted: async () => (await connectAdmin()).committedWithMetadata(trigger.consumerGroupId, trigger.topic),
         readMetadataMaxBytes: async () => (await connectAdmin()).offsetMetadataMaxBytes(),
+        readLogEnd: async (partition) => logEndOf(partition),
       })
     : undefined;
 
@@ -194,7 +201,7 @@ export function createPoller(o: PollerOptions): Poller {
           ...(trigger.groupInstanceId ? { groupInstanceId: trigger.groupInstanceId } : {}),
         });
       }
-      return createGroupMember({ kafka, ...common, ...hooks });
+      return createGroupMember({ kafka, ...common, ...hooks, readLogEnd: (_topic, partition) => logEndOf(partition) });
     },
   });
   return {
