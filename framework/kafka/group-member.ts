@@ -298,7 +298,11 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
           return { ok: false, reason: 'refused', error: e as Error };
         }
       },
-      fetchFrom: (offset) => p.resolveOffset(String(offset - 1)),
+      // Not once the member rejoined: that generation fetches from the group's commit, and a position
+      // an older batch set would make it fetch past records that state built anew owes (a loss).
+      fetchFrom: (offset) => {
+        if (state.generation === generation) p.resolveOffset(String(offset - 1));
+      },
       isActive: () => !crashed && !state.rebalance && state.generation === generation && p.isRunning() && !p.isStale(),
       pauseFor: (ms) => {
         const resume = p.pause();
