@@ -8,8 +8,11 @@
  * Rounds of one pass per side (each round starting with another side) repeat until each side has
  * run at least 15 s (2 s quick), after a warm-up pass that counts for none; each pass drains the
  * topic with a fresh group, timed from a quarter of it done (the page is live by then, checked) to
- * the end, scaled to the whole; a side's figure is its median pass.
+ * the end, scaled to the whole; a side's figure is its median pass. Each pass also counts the CPU
+ * used per 1,000 records in that window by this process (the poller) and by Chromium: what a cost
+ * is made of, and a figure that does not depend on a pass's luck as its duration does.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { createTopic, preload, uniqueName } from '../lib/kafka.ts';
@@ -46,8 +49,10 @@ export const consoleCost: Scenario = async (ctx) => {
         { scenario: 'console', figure: `  console on, no page open: cost (1 − with / without)`, value: pct('console'), target: '< 2%', met: cost('console') < 0.02 },
         { scenario: 'console', figure: `  console open in Chromium on live invocations: cost`, value: pct('page'), ...(batchSize === 1_000 ? { target: '< 5%', met: cost('page') < 0.05 } : {}) },
         { scenario: 'console', figure: `  for scale: Chromium open on a blank page: cost`, value: pct('blank') },
+        { scenario: 'console', figure: `  CPU per 1,000 records, poller (this process): baseline / no page / page open`, value: (['baseline', 'console', 'page'] as Side[]).map((s) => `${r.cpu[s].poller} ms`).join(' / ') },
+        { scenario: 'console', figure: `  CPU per 1,000 records, Chromium: page open / blank page`, value: `${r.cpu.page.browser} ms / ${r.cpu.blank.browser} ms` },
       );
-      data[`batchSize${batchSize}`] = { passesMs: r.passes, recordsPerSecond: Object.fromEntries(SIDES.map((s) => [s, Math.round(r.rate[s])])) };
+      data[`batchSize${batchSize}`] = { passesMs: r.passes, cpuPer1000Records: r.cpu, recordsPerSecond: Object.fromEntries(SIDES.map((s) => [s, Math.round(r.rate[s])])) };
     }
   } finally {
     await browser.close();
@@ -58,37 +63,44 @@ export const consoleCost: Scenario = async (ctx) => {
 async function sides(ctx: BenchContext, browser: Browser, topic: string, records: number, batchSize: number) {
   const minSideMs = ctx.quick ? 2_000 : 15_000;
   const passes: Record<Side, number[]> = { baseline: [], console: [], page: [], blank: [] };
+  /** CPU per 1,000 records in the window: this process's (the poller's) and Chromium's, per pass. */
+  const cpu: Record<Side, Array<{ poller: number; browser: number }>> = { baseline: [], console: [], page: [], blank: [] };
   const spent = (s: Side) => passes[s].reduce((a, b) => a + b, 0);
   // A first pass warms the broker's page cache and the JIT: it counts for no side (it ran 2× slower).
   const warm = await drain(ctx, 'baseline', topic, records, batchSize, browser);
-  ctx.log(`batchSize ${batchSize} warm-up pass: ${(warm / 1000).toFixed(2)} s, not counted`);
+  ctx.log(`batchSize ${batchSize} warm-up pass: ${(warm.ms / 1000).toFixed(2)} s, not counted`);
   for (let r = 0; r < 10 && SIDES.some((s) => spent(s) < minSideMs); r++) {
     // Each round starts with another side: the order of a round is not part of any side's figure.
     for (const side of [...SIDES.slice(r % SIDES.length), ...SIDES.slice(0, r % SIDES.length)]) {
-      const ms = await drain(ctx, side, topic, records, batchSize, browser);
+      const { ms, cpuPer1000 } = await drain(ctx, side, topic, records, batchSize, browser);
       passes[side].push(ms);
-      ctx.log(`batchSize ${batchSize} ${side} pass ${passes[side].length}: ${records} records in ${(ms / 1000).toFixed(2)} s (${Math.round(perSecond(records, ms))}/s)`);
+      cpu[side].push(cpuPer1000);
+      ctx.log(
+        `batchSize ${batchSize} ${side} pass ${passes[side].length}: ${records} records in ${(ms / 1000).toFixed(2)} s (${Math.round(perSecond(records, ms))}/s); ` +
+          `CPU per 1,000 records: poller ${cpuPer1000.poller.toFixed(2)} ms, Chromium ${cpuPer1000.browser.toFixed(2)} ms`,
+      );
     }
   }
   // The median pass: one slow pass (a GC, the broker's log flush) does not decide a side's figure.
   const rate = Object.fromEntries(SIDES.map((s) => [s, perSecond(records, percentile(passes[s], 50))])) as Record<Side, number>;
-  return { rate, passes: Object.fromEntries(SIDES.map((s) => [s, passes[s].map((x) => round(x, 0))])) as Record<Side, number[]> };
+  const cpuMedian = Object.fromEntries(SIDES.map((s) => [s, { poller: round(percentile(cpu[s].map((c) => c.poller), 50), 2), browser: round(percentile(cpu[s].map((c) => c.browser), 50), 2) }])) as Record<Side, { poller: number; browser: number }>;
+  return { rate, cpu: cpuMedian, passes: Object.fromEntries(SIDES.map((s) => [s, passes[s].map((x) => round(x, 0))])) as Record<Side, number[]> };
 }
 
 /**
  * One pass: records per second between a quarter of the backlog done and the whole of it, so the
  * group's join and the page's load (which happen before the window, checked) are not counted.
  */
-async function drain(ctx: BenchContext, side: Side, topic: string, records: number, batchSize: number, browser: Browser): Promise<number> {
+async function drain(ctx: BenchContext, side: Side, topic: string, records: number, batchSize: number, browser: Browser): Promise<{ ms: number; cpuPer1000: { poller: number; browser: number } }> {
   let done = 0;
-  let from: { at: number; done: number } | undefined;
+  let from: { at: number; done: number; cpu: NodeJS.CpuUsage; browserMs: number } | undefined;
   let finished!: () => void;
   const all = new Promise<void>((resolve) => (finished = resolve));
   const events = new Instrumentation();
   events.on('poller.chunk_end', (e) => {
     if (!e.ok) return;
     done += e.count;
-    if (!from && done >= records * WINDOW_FROM) from = { at: performance.now(), done };
+    if (!from && done >= records * WINDOW_FROM) from = { at: performance.now(), done, cpu: process.cpuUsage(), browserMs: chromiumCpuMs() };
     if (done >= records) finished();
   });
   const sluice = await startSluice({
@@ -105,10 +117,32 @@ async function drain(ctx: BenchContext, side: Side, topic: string, records: numb
       if (from) throw new Error(`the page was live only after ${Math.round(WINDOW_FROM * 100)}% of the backlog was done: make the backlog larger`);
     }
     await Promise.race([all, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${side} drained only ${done} of ${records} in 120 s`)), 120_000)))]);
-    return ((performance.now() - from!.at) * records) / (records - from!.done);
+    const counted = records - from!.done;
+    const used = process.cpuUsage(from!.cpu);
+    const cpuPer1000 = { poller: ((used.user + used.system) / 1000 / counted) * 1000, browser: ((chromiumCpuMs() - from!.browserMs) / counted) * 1000 };
+    return { ms: ((performance.now() - from!.at) * records) / counted, cpuPer1000 };
   } finally {
     clearTimeout(timer);
     await page?.close();
     await sluice.stop();
   }
+}
+
+/** CPU time (ms) all Chromium processes have used so far, from /proc (Linux). */
+function chromiumCpuMs(): number {
+  const tick = 1000 / 100; // USER_HZ
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!name.startsWith('chrom')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * tick; // utime, stime
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
