@@ -1,0 +1,101 @@
+/**
+ * `node --import tsx bench/console-profile.ts [records]`: where the poller's extra CPU goes while a
+ * console page is open (the console scenario's firehose: batchSize 100, a line per invocation). Drains
+ * the backlog twice in this process, the console on with no page, then with Chromium on the live
+ * invocations view, takes a V8 CPU profile of each from a quarter of it done to the end, and prints
+ * the functions whose self time grew the most. The .cpuprofile files stay in .sluice/console-profile/.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { Instrumentation } from '../framework/observe/events.ts';
+import { REPO_ROOT, startBenchBroker, stopBenchBroker } from './lib/broker.ts';
+import { summarize } from './lib/cpu-profile.ts';
+import { createTopic, kafkaClient, preload, uniqueName } from './lib/kafka.ts';
+import { startSluice } from './lib/sluice.ts';
+import { CHROMIUM } from './scenarios/console.ts';
+
+const records = Number(process.argv[2] ?? 1_000_000);
+/** One side per run (`no-page` or `page`), or both in turn. */
+const only = process.argv[3];
+const dir = join(REPO_ROOT, '.sluice', 'console-profile');
+const log = (line: string) => console.error(`[console-profile] ${line}`);
+
+const broker = await startBenchBroker(log);
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+mkdirSync(dir, { recursive: true });
+try {
+  const kafka = kafkaClient([broker.bootstrap]);
+  const topic = uniqueName('console-profile');
+  await createTopic(kafka, topic, 6);
+  await preload(kafka, topic, { records, partitions: 6, valueBytes: 256 });
+  const files: Record<string, string> = {};
+  for (const side of ['no page', 'page open'].filter((s) => !only || s.startsWith(only))) {
+    let done = 0;
+    let started = false;
+    let finished!: () => void;
+    const all = new Promise<void>((resolve) => (finished = resolve));
+    const events = new Instrumentation();
+    const sluice = await startSluice({ name: 'bench-console', brokers: [broker.bootstrap], topic, groupId: uniqueName('profile'), batchSize: 100, maximumBatchingWindowMs: 0, concurrency: 4, env: { BENCH_LOG: '1' }, console: true }, events);
+    const at = { t: 0, cpu: process.cpuUsage() };
+    events.on('poller.chunk_end', (e) => {
+      if (!e.ok) return;
+      done += e.count;
+      if (!started && done >= records / 4) {
+        started = true;
+        at.t = performance.now();
+        at.cpu = process.cpuUsage();
+        void session.post('Profiler.start');
+      }
+      if (done >= records) finished();
+    });
+    const page = side === 'page open' ? await browser.newPage() : undefined;
+    if (page) {
+      await page.goto(`${sluice.consoleUrl}#/invocations`);
+      await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
+      if (started) throw new Error('the page was live only after a quarter of the backlog was done: give more records');
+    }
+    // Where the page's own time goes (Chromium's counters, over the same window as the profile).
+    const cdp = page ? await page.context().newCDPSession(page) : undefined;
+    await cdp?.send('Performance.enable');
+    const metrics = async () => Object.fromEntries(((await cdp?.send('Performance.getMetrics'))?.metrics ?? []).map((m) => [m.name, m.value]));
+    let pageFrom: Record<string, number> = {};
+    events.on('poller.chunk_end', () => {
+      if (started && cdp && Object.keys(pageFrom).length === 0) void metrics().then((m) => (pageFrom = m));
+    });
+    await all;
+    const { profile } = await session.post('Profiler.stop');
+    const cpu = process.cpuUsage(at.cpu);
+    const file = join(dir, `${side.replace(' ', '-')}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    files[side] = file;
+    log(`${side}: ${Math.round(((records * 0.75) / (performance.now() - at.t)) * 1000)} records/s, ${(((cpu.user + cpu.system) / 1000 / (records * 0.75)) * 1000).toFixed(2)} ms CPU per 1,000 records`);
+    if (cdp) {
+      const to = await metrics();
+      const spent = ['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((k) => `${k} ${Math.round(((to[k] ?? 0) - (pageFrom[k] ?? 0)) * 1000)} ms`);
+      log(`the page over the window: ${spent.join(', ')}; layouts ${(to.LayoutCount ?? 0) - (pageFrom.LayoutCount ?? 0)}, nodes ${to.Nodes}`);
+    }
+    await page?.close();
+    await sluice.stop();
+  }
+  if (only) {
+    const one = summarize(Object.values(files)[0]!, 30);
+    log(`busy ${Math.round(one.busyMs)} ms of ${Math.round(one.totalMs)}`);
+    for (const f of one.top) log(`${f.ms.toFixed(0).padStart(6)} ms ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.fn}`);
+    process.exit(0);
+  }
+  const a = summarize(files['no page']!, 400);
+  const b = summarize(files['page open']!, 400);
+  const before = new Map(a.top.map((f) => [f.fn, f.ms]));
+  const grown = b.top.map((f) => ({ fn: f.fn, ms: f.ms, grew: f.ms - (before.get(f.fn) ?? 0) })).sort((x, y) => y.grew - x.grew).slice(0, 25);
+  log(`busy: no page ${Math.round(a.busyMs)} ms of ${Math.round(a.totalMs)}, page open ${Math.round(b.busyMs)} ms of ${Math.round(b.totalMs)}`);
+  for (const g of grown) log(`+${g.grew.toFixed(0).padStart(5)} ms (${g.ms.toFixed(0)} ms with the page)  ${g.fn}`);
+} finally {
+  session.disconnect();
+  await browser.close();
+  await stopBenchBroker(log);
+}
