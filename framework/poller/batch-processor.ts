@@ -52,12 +52,17 @@ export class BatchProcessor {
   /**
    * What a failure shaped for the partition, unless it describes records past the log's end: the
    * topic was deleted and created again, or its log truncated, and those offsets are new records.
+   * A fetch's high watermark can trail the last leader's for a moment after a leader change, so
+   * `readLogEnd` (ListOffsets, which never answers a trailing end) decides when it can be asked:
+   * dropped for a trailing one, the retry state let a record run past maximumRetryAttempts.
    */
-  rememberedFor(topic: string, partition: number, highWatermark: number): RememberedItem[] | undefined {
+  async rememberedFor(topic: string, partition: number, highWatermark: number, readLogEnd?: (partition: number) => Promise<number>): Promise<RememberedItem[] | undefined> {
     const key = partitionKey(topic, partition);
     const items = this.remembered.get(key);
     if (!items?.some((m) => m.until >= highWatermark)) return items;
-    this.o.logger.warn('retry state of offsets past the log end dropped: the topic was recreated or its log truncated', { partition, logEnd: highWatermark, offsets: items.map((m) => `${m.from}-${m.until}`) });
+    const logEnd = readLogEnd ? await readLogEnd(partition).catch(() => highWatermark) : highWatermark;
+    if (!items.some((m) => m.until >= logEnd)) return items;
+    this.o.logger.warn('retry state of offsets past the log end dropped: the topic was recreated or its log truncated', { partition, logEnd, offsets: items.map((m) => `${m.from}-${m.until}`) });
     this.remembered.delete(key);
     return undefined;
   }

@@ -155,7 +155,7 @@ export function createPoller(o: PollerOptions): Poller {
     // The decoder may end the batch early (what it may inflate was spent): the rest is fetched again.
     const batchEnd = records.length < batch.records.length ? records[records.length - 1]!.offset + 1 : last + 1;
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes, envelopeBytes: envelopeBytes(source, topic, partition) };
-    const remembered = parallel ? [] : processor.rememberedFor(topic, partition, batch.highWatermark);
+    const remembered = parallel ? [] : await processor.rememberedFor(topic, partition, batch.highWatermark, logEndOf);
     const work = planWork(records, matches, limits, remembered, decoded.undecodable);
     const kept = work.reduce((n, w) => n + w.records.length, 0);
     if (trigger.filterPatterns.length && kept < records.length) events.emit('poller.filtered', { functionName: trigger.functionName, topic, partition, count: records.length - kept });
@@ -199,6 +199,7 @@ export function createPoller(o: PollerOptions): Poller {
           ...common, brokers: o.brokers, clientId: `sluice-${trigger.functionName}`, groupProtocol: trigger.groupProtocol, askedBy: trigger.path,
           ...(o.security ? { security: o.security } : {}),
           ...(trigger.groupInstanceId ? { groupInstanceId: trigger.groupInstanceId } : {}),
+          readLogEnd: (_topic, partition) => logEndOf(partition),
         });
       }
       return createGroupMember({ kafka, ...common, ...hooks, readLogEnd: (_topic, partition) => logEndOf(partition) });
