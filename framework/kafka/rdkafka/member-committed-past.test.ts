@@ -75,4 +75,35 @@ describe('rdkafka member: records already committed past', () => {
     await member.stop();
     expect(batches).toEqual([{ offsets: [0, 1, 2, 3, 4], highWatermark: 5 }, { offsets: [5, 6], highWatermark: 7 }]);
   });
+
+  // A new leader's high watermark can trail the last one's for a moment after a leader change: below
+  // the commit, it was read as a new log and the records committed past ran again. ListOffsets decides.
+  it.each([
+    { logEnd: 7, delivered: [5, 6], what: 'ListOffsets says the log goes on: the records committed past stay skipped' },
+    { logEnd: 4, delivered: [3, 4, 5, 6], what: 'ListOffsets agrees the log ends below the commit: a new log, every record runs' },
+  ])('a log end below the commit, fetched: $what', async ({ logEnd, delivered }) => {
+    const batches: number[][] = [];
+    const member = createRdkafkaMember({
+      brokers: ['127.0.0.1:1'], clientId: 'c', groupProtocol: 'consumer', askedBy: 'functions.f.events[0].sluice',
+      groupId: 'g', topic: 'orders', fromBeginning: true, sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 300_000, heartbeatIntervalMs: 3_000,
+      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 100_000, concurrency: 1, logger,
+      events: { emit() {} } as any,
+      onCrash: (e: Error) => { throw e; },
+      readLogEnd: async () => logEnd,
+      async onBatch(batch: any) {
+        batches.push(batch.records.map((r: { offset: number }) => r.offset));
+        expect(await batch.commit(batch.records.at(-1).offset + 1)).toEqual({ ok: true });
+      },
+    } as any);
+    await member.start();
+    const c = FakeConsumer.last;
+    c.hw = 5;
+    c.queue.push(...Array.from({ length: 5 }, (_, i) => msg(i, 100)));
+    await vi.waitFor(() => expect(batches).toHaveLength(1));
+    c.hw = 4; // below the commit (5)
+    c.queue.push(...[3, 4, 5, 6].map((o) => msg(o, 100)));
+    await vi.waitFor(() => expect(batches).toHaveLength(2));
+    await member.stop();
+    expect(batches).toEqual([[0, 1, 2, 3, 4], delivered]);
+  });
 });

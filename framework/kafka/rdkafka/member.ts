@@ -306,7 +306,7 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     for (const slot of ready) {
       if (running >= o.concurrency) return;
       const { partition } = slot;
-      const messages = notCommitted(partition, slot, slot.buffer.splice(0));
+      const { messages, logEndBelow } = notCommitted(partition, slot, slot.buffer.splice(0));
       slot.bufferedBytes = 0;
       // The buffer is empty now, whatever was dropped: a partition paused for a full buffer fetches on.
       resume(partition, slot);
@@ -314,7 +314,10 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       running++;
       clearTimeout(slot.refetch);
       slot.startedAt = Date.now();
-      slot.running = runBatch(partition, slot, messages, fetchedAt)
+      const run = logEndBelow === undefined
+        ? runBatch(partition, slot, messages, fetchedAt)
+        : confirmedNew(partition, slot, messages, logEndBelow).then((kept) => (kept.length ? runBatch(partition, slot, kept, fetchedAt) : undefined));
+      slot.running = run
         // Not the handler's failure (that is a result): a fault of the poller's own. The member stops
         // with it, as kafkajs's consumer does, and the trigger's supervisor starts a new one.
         .catch((e: unknown) => crash(e instanceof Error ? e : new Error(String(e))))
@@ -333,17 +336,33 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
    * commit). Only work that succeeded and was committed is skipped; a log that ends below the commit
    * (the topic deleted and created again) is a new log, and nothing of it is skipped.
    */
-  function notCommitted(partition: number, slot: Slot, messages: Message[]): Message[] {
+  function notCommitted(partition: number, slot: Slot, messages: Message[]): { messages: Message[]; logEndBelow?: number } {
     const next = slot.committedNext;
     // The usual batch has nothing below the commit: no need to ask librdkafka for the log end.
-    if (next === undefined || !messages.some((m) => m.offset < next)) return messages;
-    if (highWatermark(partition, next) < next) {
-      slot.committedNext = undefined;
-      return messages;
-    }
+    if (next === undefined || !messages.some((m) => m.offset < next)) return { messages };
+    // Below the commit by librdkafka's last fetch: confirmedNew asks ListOffsets before the batch runs.
+    if (highWatermark(partition, next) < next) return { messages, logEndBelow: next };
+    return { messages: dropCommitted(partition, messages, next) };
+  }
+
+  function dropCommitted(partition: number, messages: Message[], next: number): Message[] {
     const fresh = messages.filter((m) => m.offset >= next);
     if (fresh.length < messages.length) o.logger.debug('dropped records this member already committed past', { groupId: o.groupId, partition, committed: next, dropped: messages.length - fresh.length });
     return fresh;
+  }
+
+  /**
+   * The log end librdkafka last fetched is below this member's commit `next`: a new log (every record
+   * kept) only if ListOffsets agrees, since a new leader's high watermark can trail the last one's for
+   * a moment after a leader change and ListOffsets's never does (KIP-207); believed when it cannot be
+   * asked (a record may run again, none of a new log is skipped).
+   */
+  async function confirmedNew(partition: number, slot: Slot, messages: Message[], next: number): Promise<Message[]> {
+    const fetched = highWatermark(partition, next);
+    const end = o.readLogEnd ? await o.readLogEnd(o.topic, partition).catch(() => fetched) : fetched;
+    if (end >= next) return dropCommitted(partition, messages, next);
+    if (slot.committedNext === next) slot.committedNext = undefined;
+    return messages;
   }
 
   async function runBatch(partition: number, slot: Slot, messages: Message[], fetchedAt: number): Promise<void> {
