@@ -97,11 +97,24 @@ export function createPoller(o: PollerOptions): Poller {
     admin.catch(() => (admin = undefined));
     return admin;
   };
-  /** ListOffsets's log end of a partition: a new leader's fetch high watermark may trail it for a moment. */
+  /**
+   * ListOffsets's log end of a partition: a new leader's fetch high watermark may trail it for a
+   * moment. Asked within a heartbeat interval, since the batch that asks sends none meanwhile (the
+   * admin's own retries could outlast the session); past it the caller believes the high watermark.
+   */
   const logEndOf = async (partition: number): Promise<number> => {
-    const end = (await (await connectAdmin()).topicOffsets(trigger.topic)).find((e) => e.partition === partition)?.logEnd;
-    if (end === undefined) throw new Error(`no log end for partition ${partition}`);
-    return end;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no log end from ListOffsets within ${tuning.heartbeatIntervalMs} ms`)), tuning.heartbeatIntervalMs);
+    });
+    try {
+      const ends = await Promise.race([connectAdmin().then((a) => a.topicOffsets(trigger.topic)), late]);
+      const end = ends.find((e) => e.partition === partition)?.logEnd;
+      if (end === undefined) throw new Error(`no log end for partition ${partition}`);
+      return end;
+    } finally {
+      clearTimeout(timer);
+    }
   };
   const parallel = trigger.parallelizationFactor > 1
     ? new ParallelPartitions({
