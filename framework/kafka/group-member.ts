@@ -102,7 +102,7 @@ export interface GroupMemberOptions {
    * The partition's log end as ListOffsets answers it: a fetch's high watermark may trail the
    * last one's for a moment after a leader change, ListOffsets's does not (KIP-207). Unset: believed.
    */
-  readLogEnd?: (topic: string, partition: number) => Promise<number>;
+  readLogEnd?: (topic: string, partition: number, newestBelow?: number) => Promise<number>;
 }
 
 export interface GroupMember {
@@ -227,8 +227,8 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
    * the fetch's is believed only when ListOffsets agrees, or cannot be asked (a record invoked
    * twice, never one skipped).
    */
-  const logEndBelow = async (topic: string, partition: number, mark: number, fetched: number): Promise<boolean> =>
-    !o.readLogEnd || (await o.readLogEnd(topic, partition).catch(() => fetched)) < mark;
+  const logEndBelow = async (topic: string, partition: number, mark: number, fetched: number, newestBelow: number | undefined): Promise<boolean> =>
+    !o.readLogEnd || (await o.readLogEnd(topic, partition, newestBelow).catch(() => fetched)) < mark;
 
   const eachBatch = (p: EachBatchPayload): Promise<void> => order.serialize(`${p.batch.topic}:${p.batch.partition}`, () => processBatch(p));
 
@@ -240,7 +240,24 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     refetches.delete(key);
     let messages = p.batch.messages;
     let done = order.doneBelow(key);
-    if (done !== undefined && Number(p.batch.highWatermark) < done && (await logEndBelow(topic, partition, done, Number(p.batch.highWatermark)))) {
+    let newLog = false;
+    if (done !== undefined && Number(p.batch.highWatermark) < done) {
+      const below = done;
+      const newest = Math.max(...messages.filter((m) => Number(m.offset) < below).map((m) => Number(m.timestamp)));
+      // Tracked as a batch, so a stop waits for it.
+      const asking = logEndBelow(topic, partition, below, Number(p.batch.highWatermark), Number.isFinite(newest) ? newest : undefined);
+      const tracked = asking.then(() => undefined, () => undefined);
+      inFlight.add(tracked);
+      try {
+        newLog = await asking;
+      } finally {
+        inFlight.delete(tracked);
+      }
+      // A rejoin while it asked: this batch's generation, its commit guard and position are no longer
+      // the member's (resolveOffset would set the new generation's); that generation fetches anew.
+      if (state.generation !== generation || crashed || stopping) return;
+    }
+    if (newLog && done !== undefined) {
       // The log ends below what this member committed: it is a new log (the topic was deleted and
       // created again, or an unclean leader election truncated it). Its records are not done.
       o.logger.warn('the partition\'s log ends below the offset this member committed: the topic was recreated or its log truncated; reading it as a new log', { topic, partition, committed: done, logEnd: Number(p.batch.highWatermark) });

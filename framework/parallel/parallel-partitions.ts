@@ -29,7 +29,7 @@ export type ParallelContext = Omit<RunContext, 'metadataMaxBytes' | 'metadataToo
    * watermark may trail for a moment after a leader change (the new leader learned it one
    * replication round late); ListOffsets does not go back (KIP-207). Unset: the high watermark is believed.
    */
-  readLogEnd?: (partition: number) => Promise<number>;
+  readLogEnd?: (partition: number, newestBelow?: number) => Promise<number>;
 };
 
 export class ParallelPartitions {
@@ -105,7 +105,8 @@ export class ParallelPartitions {
     if (batch.highWatermark >= mark || !this.c.readLogEnd) return batch.highWatermark;
     // ListOffsets could not be asked: the high watermark is believed (what this state knew may run
     // again; keeping it for a log that really is new would skip that log's records).
-    return this.c.readLogEnd(batch.partition).catch(() => batch.highWatermark);
+    const newest = Math.max(...batch.records.filter((r) => r.offset < mark).map((r) => r.timestamp));
+    return this.c.readLogEnd(batch.partition, Number.isFinite(newest) ? newest : undefined).catch(() => batch.highWatermark);
   }
 
   /** The group's commit of the partition (`read`: false when it could not be read). */

@@ -56,11 +56,12 @@ export class BatchProcessor {
    * `readLogEnd` (ListOffsets, which never answers a trailing end) decides when it can be asked:
    * dropped for a trailing one, the retry state let a record run past maximumRetryAttempts.
    */
-  async rememberedFor(topic: string, partition: number, highWatermark: number, readLogEnd?: (partition: number) => Promise<number>): Promise<RememberedItem[] | undefined> {
+  async rememberedFor(topic: string, partition: number, highWatermark: number, readLogEnd?: (partition: number, mark: number) => Promise<number>): Promise<RememberedItem[] | undefined> {
     const key = partitionKey(topic, partition);
     const items = this.remembered.get(key);
     if (!items?.some((m) => m.until >= highWatermark)) return items;
-    const logEnd = readLogEnd ? await readLogEnd(partition).catch(() => highWatermark) : highWatermark;
+    const mark = Math.max(...items.map((m) => m.until)) + 1;
+    const logEnd = readLogEnd ? await readLogEnd(partition, mark).catch(() => highWatermark) : highWatermark;
     if (!items.some((m) => m.until >= logEnd)) return items;
     this.o.logger.warn('retry state of offsets past the log end dropped: the topic was recreated or its log truncated', { partition, logEnd, offsets: items.map((m) => `${m.from}-${m.until}`) });
     this.remembered.delete(key);

@@ -17,6 +17,7 @@ import { createKafkaClient } from '../kafka/client.ts';
 import type { KafkaSecurity } from '../kafka/security.ts';
 import { createGroupMember, type PartitionBatch } from '../kafka/group-member.ts';
 import { createRdkafkaMember } from '../kafka/rdkafka/member.ts';
+import { LogEnds, newestOf } from './log-end.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import type { RecordDecoder } from '../schema/decoder.ts';
@@ -97,25 +98,13 @@ export function createPoller(o: PollerOptions): Poller {
     admin.catch(() => (admin = undefined));
     return admin;
   };
-  /**
-   * ListOffsets's log end of a partition: a new leader's fetch high watermark may trail it for a
-   * moment. Asked within a heartbeat interval, since the batch that asks sends none meanwhile (the
-   * admin's own retries could outlast the session); past it the caller believes the high watermark.
-   */
-  const logEndOf = async (partition: number): Promise<number> => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no log end from ListOffsets within ${tuning.heartbeatIntervalMs} ms`)), tuning.heartbeatIntervalMs);
-    });
-    try {
-      const ends = await Promise.race([connectAdmin().then((a) => a.topicOffsets(trigger.topic)), late]);
-      const end = ends.find((e) => e.partition === partition)?.logEnd;
-      if (end === undefined) throw new Error(`no log end for partition ${partition}`);
-      return end;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  /** ListOffsets's log end of a partition (log-end.ts), within a heartbeat interval: the batch that asks sends none meanwhile. */
+  const logEnds = new LogEnds(async (partition) => {
+    const end = (await (await connectAdmin()).topicOffsets(trigger.topic)).find((e) => e.partition === partition)?.logEnd;
+    if (end === undefined) throw new Error(`no log end for partition ${partition}`);
+    return end;
+  }, tuning.heartbeatIntervalMs);
+  const logEndOf = (partition: number, newestBelow?: number): Promise<number> => logEnds.of(partition, newestBelow);
   const parallel = trigger.parallelizationFactor > 1
     ? new ParallelPartitions({
         trigger, events, logger, invoker: chunkInvoker, delivery, policy: processor, heartbeatIntervalMs: tuning.heartbeatIntervalMs, fetchWaitMs: retryFetchWaitMs, invocationsShown: !!o.invocationsShown, maxPayloadBytes,
@@ -124,7 +113,7 @@ export function createPoller(o: PollerOptions): Poller {
         ...(o.uncommittedFrom === 'latest' ? { uncommittedFromLatest: true } : {}),
         readCommitted: async () => (await connectAdmin()).committedWithMetadata(trigger.consumerGroupId, trigger.topic),
         readMetadataMaxBytes: async () => (await connectAdmin()).offsetMetadataMaxBytes(),
-        readLogEnd: async (partition) => logEndOf(partition),
+        readLogEnd: (partition, newestBelow) => logEndOf(partition, newestBelow),
       })
     : undefined;
 
@@ -168,12 +157,16 @@ export function createPoller(o: PollerOptions): Poller {
     // The decoder may end the batch early (what it may inflate was spent): the rest is fetched again.
     const batchEnd = records.length < batch.records.length ? records[records.length - 1]!.offset + 1 : last + 1;
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes, envelopeBytes: envelopeBytes(source, topic, partition) };
-    const remembered = parallel ? [] : await processor.rememberedFor(topic, partition, batch.highWatermark, logEndOf);
+    const remembered = parallel ? [] : await processor.rememberedFor(topic, partition, batch.highWatermark, (p, mark) => logEndOf(p, newestOf(batch.records, mark)));
     const work = planWork(records, matches, limits, remembered, decoded.undecodable);
     const kept = work.reduce((n, w) => n + w.records.length, 0);
     if (trigger.filterPatterns.length && kept < records.length) events.emit('poller.filtered', { functionName: trigger.functionName, topic, partition, count: records.length - kept });
-    if (parallel) await parallel.process(batch, records, work, batchEnd);
-    else await processor.process(batch, work, batchEnd);
+    try {
+      if (parallel) await parallel.process(batch, records, work, batchEnd);
+      else await processor.process(batch, work, batchEnd);
+    } finally {
+      logEnds.seen(partition, batch.records);
+    }
   };
 
   // Retry state is kept across member restarts, for the partitions the trigger still owns.
@@ -212,10 +205,10 @@ export function createPoller(o: PollerOptions): Poller {
           ...common, brokers: o.brokers, clientId: `sluice-${trigger.functionName}`, groupProtocol: trigger.groupProtocol, askedBy: trigger.path,
           ...(o.security ? { security: o.security } : {}),
           ...(trigger.groupInstanceId ? { groupInstanceId: trigger.groupInstanceId } : {}),
-          readLogEnd: (_topic, partition) => logEndOf(partition),
+          readLogEnd: (_topic, partition, newestBelow) => logEndOf(partition, newestBelow),
         });
       }
-      return createGroupMember({ kafka, ...common, ...hooks, readLogEnd: (_topic, partition) => logEndOf(partition) });
+      return createGroupMember({ kafka, ...common, ...hooks, readLogEnd: (_topic, partition, newestBelow) => logEndOf(partition, newestBelow) });
     },
   });
   return {

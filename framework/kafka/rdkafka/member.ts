@@ -359,7 +359,8 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
    */
   async function confirmedNew(partition: number, slot: Slot, messages: Message[], next: number): Promise<Message[]> {
     const fetched = highWatermark(partition, next);
-    const end = o.readLogEnd ? await o.readLogEnd(o.topic, partition).catch(() => fetched) : fetched;
+    const newest = Math.max(...messages.filter((m) => m.offset < next).map((m) => m.timestamp ?? -Infinity));
+    const end = o.readLogEnd ? await o.readLogEnd(o.topic, partition, Number.isFinite(newest) ? newest : undefined).catch(() => fetched) : fetched;
     if (end >= next) return dropCommitted(partition, messages, next);
     if (slot.committedNext === next) slot.committedNext = undefined;
     return messages;

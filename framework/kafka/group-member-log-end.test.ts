@@ -1,0 +1,93 @@
+/**
+ * The kafkajs member's committed-offset guard against a fetch's log end below it (found by review):
+ * a rejoin while ListOffsets is asked must not let the old batch set the new generation's position;
+ * a recreated log that grows past the old commit while ListOffsets is asked must still be read as new
+ * (its records' timestamps are newer than any the poller handed on); a trailing high watermark with
+ * the same records again is not a new log. kafkajs is replaced by a consumer the test drives; the
+ * log ends come from log-end.ts's LogEnds, as poller.ts wires them.
+ */
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { Instrumentation } from '../observe/events.ts';
+import { createLogger } from '../observe/logger.ts';
+import { LogEnds } from '../poller/log-end.ts';
+import { createGroupMember, type PartitionBatch } from './group-member.ts';
+
+function harness(readLogEnd: (topic: string, partition: number, newestBelow?: number) => Promise<number>, onSeen: (records: PartitionBatch['records']) => void = () => undefined) {
+  const em = new EventEmitter();
+  let eachBatch!: (p: unknown) => Promise<void>;
+  const consumer = {
+    events: { FETCH: 'fetch', GROUP_JOIN: 'join', HEARTBEAT: 'hb', REBALANCING: 'reb', CRASH: 'crash' },
+    on: (e: string, l: (x: unknown) => void) => em.on(e, l),
+    connect: async () => undefined, subscribe: async () => undefined, disconnect: async () => undefined, seek: () => undefined,
+    run: async (o: { eachBatch: typeof eachBatch }) => void (eachBatch = o.eachBatch),
+  };
+  let gen = 0;
+  const join = (a: Record<string, number[]>) => {
+    gen++;
+    em.emit('join', { payload: { memberId: 'm', memberAssignment: a, isLeader: true, duration: 1 } });
+  };
+  const resolved: Array<{ gen: number; offset: string }> = [];
+  const handled: number[] = [];
+  const batch = (records: Array<[offset: number, timestamp: number]>, hw: number) => eachBatch({
+    batch: { topic: 't', partition: 0, highWatermark: String(hw), firstOffset: () => String(records[0]![0]),
+      messages: records.map(([o, ts]) => ({ offset: String(o), key: null, value: Buffer.from('x'), timestamp: String(ts), headers: {}, attributes: 0, size: 1 })) },
+    resolveOffset: (o: string) => void resolved.push({ gen, offset: o }), heartbeat: async () => undefined, commitOffsetsIfNecessary: async () => undefined,
+    isRunning: () => true, isStale: () => false, pause: () => () => undefined,
+  });
+  const member = createGroupMember({
+    kafka: { consumer: () => consumer } as never, groupId: 'g', topic: 't', fromBeginning: true, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000,
+    heartbeatIntervalMs: 1_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_000, concurrency: 1,
+    logger: createLogger({ level: 'error' } as never), events: new Instrumentation(), readLogEnd,
+    onBatch: async (b: PartitionBatch) => {
+      handled.push(...b.records.map((r) => r.offset));
+      onSeen(b.records);
+      await b.commit(b.records.at(-1)!.offset + 1);
+    },
+    onCrash: () => undefined,
+  });
+  return { member, join, batch, resolved, handled };
+}
+
+const T = 1_700_000_000_000;
+
+describe('kafkajs member: a fetched log end below its commit', () => {
+  it('a rejoin while ListOffsets is asked: the old batch does not set where the new generation fetches', async () => {
+    let answer!: (n: number) => void;
+    const h = harness(() => new Promise<number>((r) => (answer = r)));
+    await h.member.start();
+    h.join({ t: [0] });
+    await h.batch([[33, T], [34, T]], 35); // committed 35
+    const trailing = h.batch([[33, T]], 34); // a new leader's trailing high watermark: ListOffsets asked
+    await new Promise((r) => setTimeout(r, 5));
+    h.join({ t: [] }); // the partition goes to another member...
+    h.join({ t: [0] }); // ...and comes back: kafkajs fetches from the group's commit
+    answer(35);
+    await trailing;
+    expect(h.resolved.filter((r) => r.gen === 3), 'generation 1\'s guard resolved into generation 3').toEqual([]);
+    expect(h.handled).toEqual([33, 34]);
+  });
+
+  it('a recreated log that grew past the old commit while ListOffsets was asked is still new: its records are newer than any handed on', async () => {
+    const ends = new LogEnds(async () => 40, 1_000); // by the time it answers, the new log has 40 records
+    const h = harness((_t, p, newest) => ends.of(p, newest), (records) => ends.seen(0, records));
+    await h.member.start();
+    h.join({ t: [0] });
+    await h.batch([[33, T], [34, T]], 35); // the old log, committed 35
+    // Deleted and created again; kafkajs's fetch at 35 is out of range and resets to 0.
+    await h.batch(Array.from({ length: 10 }, (_, i): [number, number] => [i, T + 60_000]), 10);
+    expect(h.handled.filter((o) => o < 10), 'the new log\'s first records').toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('the same records again under a trailing high watermark: ListOffsets says the log goes on, they are skipped', async () => {
+    let asked = 0;
+    const ends = new LogEnds(async () => (asked++, 35), 1_000);
+    const h = harness((_t, p, newest) => ends.of(p, newest), (records) => ends.seen(0, records));
+    await h.member.start();
+    h.join({ t: [0] });
+    await h.batch([[33, T], [34, T]], 35);
+    await h.batch([[33, T]], 34);
+    expect(asked).toBe(1);
+    expect(h.handled).toEqual([33, 34]);
+  });
+});
