@@ -106,4 +106,35 @@ describe('rdkafka member: records already committed past', () => {
     await member.stop();
     expect(batches).toEqual([[0, 1, 2, 3, 4], delivered]);
   });
+
+  // With no log end known (-1), a new log's records below the old commit were dropped unasked (found by
+  // review): their timestamps, newer than any the poller handed on, say they are new.
+  it('no log end known and records newer than any handed on: a new log, every record runs', async () => {
+    const batches: number[][] = [];
+    const { LogEnds } = await import('../../poller/log-end.ts');
+    const ends = new LogEnds(async () => { throw new Error('ListOffsets not answering'); }, 200);
+    const member = createRdkafkaMember({
+      brokers: ['127.0.0.1:1'], clientId: 'c', groupProtocol: 'consumer', askedBy: 'functions.f.events[0].sluice',
+      groupId: 'g', topic: 'orders', fromBeginning: true, sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 300_000, heartbeatIntervalMs: 3_000,
+      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 100_000, concurrency: 1, logger,
+      events: { emit() {} } as any,
+      onCrash: (e: Error) => { throw e; },
+      readLogEnd: (_t: string, p: number, newest?: number) => ends.of(p, newest),
+      async onBatch(batch: any) {
+        batches.push(batch.records.map((r: { offset: number }) => r.offset));
+        ends.seen(0, batch.records);
+        expect(await batch.commit(batch.records.at(-1).offset + 1)).toEqual({ ok: true });
+      },
+    } as any);
+    await member.start();
+    const c = FakeConsumer.last;
+    c.hw = 5;
+    c.queue.push(...Array.from({ length: 5 }, (_, i) => msg(i, 100)));
+    await vi.waitFor(() => expect(batches).toHaveLength(1));
+    c.hw = -1; // the topic deleted and created again: librdkafka knows no log end yet
+    c.queue.push(...[0, 1, 2].map((o) => ({ ...msg(o, 100), timestamp: 60_000 })));
+    await vi.waitFor(() => expect(batches).toHaveLength(2));
+    await member.stop();
+    expect(batches).toEqual([[0, 1, 2, 3, 4], [0, 1, 2]]);
+  });
 });

@@ -340,8 +340,8 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
     const next = slot.committedNext;
     // The usual batch has nothing below the commit: no need to ask librdkafka for the log end.
     if (next === undefined || !messages.some((m) => m.offset < next)) return { messages };
-    // Below the commit by librdkafka's last fetch: confirmedNew asks ListOffsets before the batch runs.
-    if (highWatermark(partition, next) < next) return { messages, logEndBelow: next };
+    // Below the commit by librdkafka's last fetch, or no log end known (-1): confirmedNew decides before the batch runs.
+    if (highWatermark(partition, -1) < next) return { messages, logEndBelow: next };
     return { messages: dropCommitted(partition, messages, next) };
   }
 
