@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { Instrumentation } from '../observe/events.ts';
 import { createLogger } from '../observe/logger.ts';
-import { LogEnds } from '../poller/log-end.ts';
+import { LogEnds } from './log-end.ts';
 import { createGroupMember, type PartitionBatch } from './group-member.ts';
 
 function harness(readLogEnd: (topic: string, partition: number, newestBelow?: number) => Promise<number>, onSeen: (records: PartitionBatch['records']) => void = () => undefined) {

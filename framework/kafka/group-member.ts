@@ -23,6 +23,7 @@ import type { KafkaRecord } from '../event/record.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import { evictMember } from './evict-member.ts';
+import { newestOf } from './log-end.ts';
 import { PartitionOrder } from './partition-order.ts';
 import { GroupState, isRebalance } from './group-state.ts';
 import { toKafkaRecord } from './records.ts';
@@ -99,8 +100,9 @@ export interface GroupMemberOptions {
    */
   replaces?: string;
   /**
-   * The partition's log end as ListOffsets answers it: a fetch's high watermark may trail the
-   * last one's for a moment after a leader change, ListOffsets's does not (KIP-207). Unset: believed.
+   * The partition's log end as kafka/log-end.ts's LogEnds answers it (`newestBelow`: the newest
+   * timestamp of the batch's records below the offset in question): a fetch's high watermark may
+   * trail the last one's for a moment after a leader change, ListOffsets's does not (KIP-207). Unset: believed.
    */
   readLogEnd?: (topic: string, partition: number, newestBelow?: number) => Promise<number>;
 }
@@ -223,9 +225,8 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
 
   /**
    * Whether the partition's log really ends below `mark`: a fetch's high watermark (`fetched`) can
-   * trail the last leader's for a moment after a leader change, ListOffsets's cannot (KIP-207), so
-   * the fetch's is believed only when ListOffsets agrees, or cannot be asked (a record invoked
-   * twice, never one skipped).
+   * trail the last leader's for a moment after a leader change, so readLogEnd decides, and the
+   * fetch's is believed only when it has no answer (a record invoked twice, never one skipped).
    */
   const logEndBelow = async (topic: string, partition: number, mark: number, fetched: number, newestBelow: number | undefined): Promise<boolean> =>
     !o.readLogEnd || (await o.readLogEnd(topic, partition, newestBelow).catch(() => fetched)) < mark;
@@ -243,9 +244,9 @@ export function createGroupMember(o: GroupMemberOptions): GroupMember {
     let newLog = false;
     if (done !== undefined && Number(p.batch.highWatermark) < done) {
       const below = done;
-      const newest = Math.max(...messages.filter((m) => Number(m.offset) < below).map((m) => Number(m.timestamp)));
+      const newest = newestOf(messages.map((m) => ({ offset: Number(m.offset), timestamp: Number(m.timestamp) })), below);
       // Tracked as a batch, so a stop waits for it.
-      const asking = logEndBelow(topic, partition, below, Number(p.batch.highWatermark), Number.isFinite(newest) ? newest : undefined);
+      const asking = logEndBelow(topic, partition, below, Number(p.batch.highWatermark), newest);
       const tracked = asking.then(() => undefined, () => undefined);
       inFlight.add(tracked);
       try {

@@ -7,6 +7,7 @@ import { partitionKey, type KafkaRecord } from '../event/record.ts';
 import { eventRecordBytes } from '../event/event-size.ts';
 import type { PartitionBatch } from '../kafka/group-member.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
+import { newestOf } from '../kafka/log-end.ts';
 import { asCommitted, DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from './commit-metadata.ts';
 import { orderingKeyOf, type OrderingKeyOf } from './key-scheduler.ts';
 import { PartitionRun, type RunContext } from './partition-run.ts';
@@ -25,9 +26,9 @@ export type ParallelContext = Omit<RunContext, 'metadataMaxBytes' | 'metadataToo
   /** The member reads a partition the group never committed from the log end (starting-position.ts): its first fetch is committed at once. */
   uncommittedFromLatest?: boolean;
   /**
-   * The partition's log end as ListOffsets answers it (ClusterAdmin.topicOffsets). A fetch's high
-   * watermark may trail for a moment after a leader change (the new leader learned it one
-   * replication round late); ListOffsets does not go back (KIP-207). Unset: the high watermark is believed.
+   * The partition's log end as kafka/log-end.ts's LogEnds answers it (`newestBelow`: the newest
+   * timestamp of the batch's records below the offset in question). A fetch's high watermark may
+   * trail for a moment after a leader change; ListOffsets's does not (KIP-207). Unset: the high watermark is believed.
    */
   readLogEnd?: (partition: number, newestBelow?: number) => Promise<number>;
 };
@@ -100,13 +101,12 @@ export class ParallelPartitions {
     return state;
   }
 
-  /** The log's end, asked of ListOffsets when the batch's high watermark is below `mark` (it may trail after a leader change). */
+  /** The log's end, asked of readLogEnd when the batch's high watermark is below `mark` (it may trail after a leader change). */
   private async logEndOf(batch: PartitionBatch, mark: number): Promise<number> {
     if (batch.highWatermark >= mark || !this.c.readLogEnd) return batch.highWatermark;
-    // ListOffsets could not be asked: the high watermark is believed (what this state knew may run
-    // again; keeping it for a log that really is new would skip that log's records).
-    const newest = Math.max(...batch.records.filter((r) => r.offset < mark).map((r) => r.timestamp));
-    return this.c.readLogEnd(batch.partition, Number.isFinite(newest) ? newest : undefined).catch(() => batch.highWatermark);
+    // No answer: the high watermark is believed (what this state knew may run again; keeping it for
+    // a log that really is new would skip that log's records).
+    return this.c.readLogEnd(batch.partition, newestOf(batch.records, mark)).catch(() => batch.highWatermark);
   }
 
   /** The group's commit of the partition (`read`: false when it could not be read). */

@@ -17,7 +17,7 @@ import { createKafkaClient } from '../kafka/client.ts';
 import type { KafkaSecurity } from '../kafka/security.ts';
 import { createGroupMember, type PartitionBatch } from '../kafka/group-member.ts';
 import { createRdkafkaMember } from '../kafka/rdkafka/member.ts';
-import { LogEnds, newestOf } from './log-end.ts';
+import { LogEnds, newestOf } from '../kafka/log-end.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import type { RecordDecoder } from '../schema/decoder.ts';
@@ -98,13 +98,13 @@ export function createPoller(o: PollerOptions): Poller {
     admin.catch(() => (admin = undefined));
     return admin;
   };
-  /** ListOffsets's log end of a partition (log-end.ts), within a heartbeat interval: the batch that asks sends none meanwhile. */
+  /** Log ends for the checks that would take a lower one for a new log (kafka/log-end.ts), ListOffsets asked within a heartbeat interval: the batch that asks sends none meanwhile. */
   const logEnds = new LogEnds(async (partition) => {
     const end = (await (await connectAdmin()).topicOffsets(trigger.topic)).find((e) => e.partition === partition)?.logEnd;
     if (end === undefined) throw new Error(`no log end for partition ${partition}`);
     return end;
   }, tuning.heartbeatIntervalMs);
-  const logEndOf = (partition: number, newestBelow?: number): Promise<number> => logEnds.of(partition, newestBelow);
+  const logEndOf = logEnds.of.bind(logEnds);
   const parallel = trigger.parallelizationFactor > 1
     ? new ParallelPartitions({
         trigger, events, logger, invoker: chunkInvoker, delivery, policy: processor, heartbeatIntervalMs: tuning.heartbeatIntervalMs, fetchWaitMs: retryFetchWaitMs, invocationsShown: !!o.invocationsShown, maxPayloadBytes,

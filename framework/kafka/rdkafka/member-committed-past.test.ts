@@ -111,7 +111,7 @@ describe('rdkafka member: records already committed past', () => {
   // review): their timestamps, newer than any the poller handed on, say they are new.
   it('no log end known and records newer than any handed on: a new log, every record runs', async () => {
     const batches: number[][] = [];
-    const { LogEnds } = await import('../../poller/log-end.ts');
+    const { LogEnds } = await import('../log-end.ts');
     const ends = new LogEnds(async () => { throw new Error('ListOffsets not answering'); }, 200);
     const member = createRdkafkaMember({
       brokers: ['127.0.0.1:1'], clientId: 'c', groupProtocol: 'consumer', askedBy: 'functions.f.events[0].sluice',

@@ -30,6 +30,7 @@ import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
 import { ConfigError } from '../../errors.ts';
 import type { KafkaRecord } from '../../event/record.ts';
 import type { CommitResult, GroupMember, GroupMemberOptions, PartitionBatch } from '../group-member.ts';
+import { newestOf } from '../log-end.ts';
 import { readHeaderPairs, withoutHeaders } from '../records.ts';
 import type { KafkaSecurity } from '../security.ts';
 import { settledBy } from '../settled-by.ts';
@@ -352,15 +353,15 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   }
 
   /**
-   * The log end librdkafka last fetched is below this member's commit `next`: a new log (every record
-   * kept) only if ListOffsets agrees, since a new leader's high watermark can trail the last one's for
-   * a moment after a leader change and ListOffsets's never does (KIP-207); believed when it cannot be
-   * asked (a record may run again, none of a new log is skipped).
+   * The log end librdkafka last fetched is below this member's commit `next`, or it knows none: a new
+   * log (every record kept) only if readLogEnd says so (kafka/log-end.ts: records newer than any handed
+   * on, or ListOffsets, since a new leader's high watermark can trail the last one's for a moment after
+   * a leader change and ListOffsets's never does); the fetch's believed when it has no answer.
    */
   async function confirmedNew(partition: number, slot: Slot, messages: Message[], next: number): Promise<Message[]> {
     const fetched = highWatermark(partition, next);
-    const newest = Math.max(...messages.filter((m) => m.offset < next).map((m) => m.timestamp ?? -Infinity));
-    const end = o.readLogEnd ? await o.readLogEnd(o.topic, partition, Number.isFinite(newest) ? newest : undefined).catch(() => fetched) : fetched;
+    const newest = newestOf(messages.map((m) => ({ offset: m.offset, timestamp: m.timestamp ?? -1 })), next);
+    const end = o.readLogEnd ? await o.readLogEnd(o.topic, partition, newest).catch(() => fetched) : fetched;
     if (end >= next) return dropCommitted(partition, messages, next);
     if (slot.committedNext === next) slot.committedNext = undefined;
     return messages;

@@ -50,15 +50,15 @@ export class LogEnds {
   }
 
   /** The batch's records were handed on: a later fetch of them again is not taken for a new log's. */
-  seen(partition: number, records: ReadonlyArray<{ timestamp: number }>): void {
+  seen(partition: number, records: ReadonlyArray<{ offset: number; timestamp: number }>): void {
     const newest = newestOf(records);
     if (newest !== undefined && newest > (this.newestSeen.get(partition) ?? -Infinity)) this.newestSeen.set(partition, newest);
   }
 }
 
-/** The newest timestamp of the records below offset `below`. */
-export function newestOf(records: ReadonlyArray<{ timestamp: number; offset?: number }>, below = Infinity): number | undefined {
+/** The newest timestamp of the records below offset `below` (a loop: a batch can hold more records than a spread's arguments). */
+export function newestOf(records: ReadonlyArray<{ offset: number; timestamp: number }>, below = Infinity): number | undefined {
   let newest: number | undefined;
-  for (const r of records) if ((r.offset ?? -Infinity) < below && (newest === undefined || r.timestamp > newest)) newest = r.timestamp;
+  for (const r of records) if (r.offset < below && (newest === undefined || r.timestamp > newest)) newest = r.timestamp;
   return newest;
 }
