@@ -6,47 +6,26 @@
  * the same records again is not a new log. kafkajs is replaced by a consumer the test drives; the
  * log ends come from log-end.ts's LogEnds, as poller.ts wires them.
  */
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { Instrumentation } from '../observe/events.ts';
-import { createLogger } from '../observe/logger.ts';
+import { fakeKafkajs, fakeMemberOptions } from '../../tests/support/fake-kafkajs.ts';
 import { LogEnds } from './log-end.ts';
 import { createGroupMember, type PartitionBatch } from './group-member.ts';
 
 function harness(readLogEnd: (topic: string, partition: number, newestBelow?: number) => Promise<number>, onSeen: (records: PartitionBatch['records']) => void = () => undefined) {
-  const em = new EventEmitter();
-  let eachBatch!: (p: unknown) => Promise<void>;
-  const consumer = {
-    events: { FETCH: 'fetch', GROUP_JOIN: 'join', HEARTBEAT: 'hb', REBALANCING: 'reb', CRASH: 'crash' },
-    on: (e: string, l: (x: unknown) => void) => em.on(e, l),
-    connect: async () => undefined, subscribe: async () => undefined, disconnect: async () => undefined, seek: () => undefined,
-    run: async (o: { eachBatch: typeof eachBatch }) => void (eachBatch = o.eachBatch),
-  };
-  let gen = 0;
-  const join = (a: Record<string, number[]>) => {
-    gen++;
-    em.emit('join', { payload: { memberId: 'm', memberAssignment: a, isLeader: true, duration: 1 } });
-  };
-  const resolved: Array<{ gen: number; offset: string }> = [];
+  const f = fakeKafkajs();
   const handled: number[] = [];
-  const batch = (records: Array<[offset: number, timestamp: number]>, hw: number) => eachBatch({
-    batch: { topic: 't', partition: 0, highWatermark: String(hw), firstOffset: () => String(records[0]![0]),
-      messages: records.map(([o, ts]) => ({ offset: String(o), key: null, value: Buffer.from('x'), timestamp: String(ts), headers: {}, attributes: 0, size: 1 })) },
-    resolveOffset: (o: string) => void resolved.push({ gen, offset: o }), heartbeat: async () => undefined, commitOffsetsIfNecessary: async () => undefined,
-    isRunning: () => true, isStale: () => false, pause: () => () => undefined,
-  });
-  const member = createGroupMember({
-    kafka: { consumer: () => consumer } as never, groupId: 'g', topic: 't', fromBeginning: true, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000,
-    heartbeatIntervalMs: 1_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_000, concurrency: 1,
-    logger: createLogger({ level: 'error' } as never), events: new Instrumentation(), readLogEnd,
+  const member = createGroupMember(fakeMemberOptions(f, {
+    readLogEnd,
     onBatch: async (b: PartitionBatch) => {
       handled.push(...b.records.map((r) => r.offset));
       onSeen(b.records);
       await b.commit(b.records.at(-1)!.offset + 1);
     },
     onCrash: () => undefined,
-  });
-  return { member, join, batch, resolved, handled };
+  }));
+  /** A batch of [offset, timestamp] pairs under the given high watermark. */
+  const batch = (records: Array<[offset: number, timestamp: number]>, hw: number) => f.batch(records.map(([offset, timestamp]) => ({ offset, timestamp })), hw);
+  return { member, join: f.join, batch, resolved: f.resolved, handled };
 }
 
 const T = 1_700_000_000_000;
@@ -64,7 +43,7 @@ describe('kafkajs member: a fetched log end below its commit', () => {
     h.join({ t: [0] }); // ...and comes back: kafkajs fetches from the group's commit
     answer(35);
     await trailing;
-    expect(h.resolved.filter((r) => r.gen === 3), 'generation 1\'s guard resolved into generation 3').toEqual([]);
+    expect(h.resolved.filter((r) => r.generation === 3), 'generation 1\'s guard resolved into generation 3').toEqual([]);
     expect(h.handled).toEqual([33, 34]);
   });
 

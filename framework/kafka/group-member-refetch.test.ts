@@ -3,48 +3,18 @@
  * later one, which fetches from the group's commit (another member may have moved it); found by
  * review. kafkajs is replaced by a consumer that records seeks and lets the test emit joins.
  */
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createGroupMember, type PartitionBatch } from './group-member.ts';
-import { Instrumentation } from '../observe/events.ts';
-import { createLogger } from '../observe/logger.ts';
-
-function fakeKafka() {
-  const em = new EventEmitter();
-  const seeks: Array<{ topic: string; partition: number; offset: string }> = [];
-  let eachBatch!: (p: unknown) => Promise<void>;
-  const events = { FETCH: 'fetch', GROUP_JOIN: 'join', HEARTBEAT: 'hb', REBALANCING: 'reb', CRASH: 'crash' };
-  const consumer = {
-    events,
-    on: (e: string, l: (x: unknown) => void) => em.on(e, l),
-    connect: async () => undefined,
-    subscribe: async () => undefined,
-    run: async (o: { eachBatch: typeof eachBatch }) => void (eachBatch = o.eachBatch),
-    seek: (s: { topic: string; partition: number; offset: string }) => void seeks.push(s),
-    disconnect: async () => undefined,
-  };
-  const join = (assignment: Record<string, number[]>) => em.emit('join', { payload: { memberId: 'm', memberAssignment: assignment, isLeader: true, duration: 1 } });
-  const resolved: string[] = [];
-  const batch = (offsets: number[]) => eachBatch({
-    batch: { topic: 't', partition: 0, highWatermark: String(offsets.at(-1)! + 1), firstOffset: () => String(offsets[0]),
-      messages: offsets.map((o) => ({ offset: String(o), key: null, value: Buffer.from('x'), timestamp: String(Date.now()), headers: {}, attributes: 0, size: 1 })) },
-    resolveOffset: (o: string) => void resolved.push(o), heartbeat: async () => undefined, commitOffsetsIfNecessary: async () => undefined,
-    isRunning: () => true, isStale: () => false, pause: () => () => undefined,
-  });
-  return { kafka: { consumer: () => consumer }, seeks, resolved, join, batch };
-}
+import { fakeKafkajs, fakeMemberOptions } from '../../tests/support/fake-kafkajs.ts';
 
 /** A member whose every batch asks to fetch from offset 95 in 50 ms. */
-const memberAsking95 = (f: ReturnType<typeof fakeKafka>) => createGroupMember({
-  kafka: f.kafka as never, groupId: 'g', topic: 't', fromBeginning: true, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000,
-  heartbeatIntervalMs: 1_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_000, concurrency: 1,
-  logger: createLogger({ level: 'error' } as never), events: new Instrumentation(),
+const memberAsking95 = (f: ReturnType<typeof fakeKafkajs>) => createGroupMember(fakeMemberOptions(f, {
   onBatch: async (b: PartitionBatch) => b.fetchFromLater(95, 50), onCrash: () => undefined,
-});
+}));
 
 describe('kafkajs member: fetchFromLater across a rebalance', () => {
   it('does not seek, in a later generation, to an offset a batch of an older generation asked for', async () => {
-    const f = fakeKafka();
+    const f = fakeKafkajs();
     const member = memberAsking95(f);
     await member.start();
     f.join({ t: [0] }); // generation 1
@@ -56,7 +26,7 @@ describe('kafkajs member: fetchFromLater across a rebalance', () => {
   });
 
   it('seeks in the generation that asked, once no batch of the partition began meanwhile', async () => {
-    const f = fakeKafka();
+    const f = fakeKafkajs();
     const member = memberAsking95(f);
     await member.start();
     f.join({ t: [0] });
@@ -71,23 +41,20 @@ describe('kafkajs member: fetchFromLater across a rebalance', () => {
 // built anew from an older commit, the records between were taken for done gaps and committed past).
 describe('kafkajs member: fetchFrom across a rejoin', () => {
   it('a batch that ends after a rejoin does not set where the new generation fetches', async () => {
-    const f = fakeKafka();
+    const f = fakeKafkajs();
     let rejoin!: () => void;
-    const member = createGroupMember({
-      kafka: f.kafka as never, groupId: 'g', topic: 't', fromBeginning: true, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_000, concurrency: 1,
-      logger: createLogger({ level: 'error' } as never), events: new Instrumentation(),
+    const member = createGroupMember(fakeMemberOptions(f, {
       onBatch: async (b: PartitionBatch) => {
         b.fetchFrom(93);
         rejoin();
         b.fetchFrom(100);
       },
       onCrash: () => undefined,
-    });
+    }));
     await member.start();
     f.join({ t: [0] });
     rejoin = () => f.join({ t: [0] });
     await f.batch([90, 91, 92, 93, 94, 95, 96, 97, 98, 99]);
-    expect(f.resolved, 'only the generation that fetched the batch moves the position').toEqual(['92']);
+    expect(f.resolved.map((r) => r.offset), 'only the generation that fetched the batch moves the position').toEqual(['92']);
   });
 });

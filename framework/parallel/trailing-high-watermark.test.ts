@@ -10,7 +10,6 @@
  * (stale), or set the fresh commit aside as "past the log end". ListOffsets now decides: it never
  * answers a trailing end (KIP-207).
  */
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { TriggerSpec } from '../config/types.ts';
 import type { KafkaRecord } from '../event/record.ts';
@@ -20,6 +19,7 @@ import { createLogger } from '../observe/logger.ts';
 import type { ChunkInvoker } from '../poller/chunk-invoker.ts';
 import type { Delivery } from '../poller/delivery.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
+import { fakeKafkajs, fakeMemberOptions } from '../../tests/support/fake-kafkajs.ts';
 import { ParallelPartitions } from './parallel-partitions.ts';
 
 const trigger = {
@@ -92,31 +92,16 @@ describe('a new leader\'s trailing high watermark (rolling restart)', () => {
 
   it('group member (kafkajs faked) + ParallelPartitions: doneBelow is dropped too, the record reaches the handler again', async () => {
     const w = world();
-    const em = new EventEmitter();
-    let eachBatch!: (p: unknown) => Promise<void>;
-    const consumer = {
-      events: { FETCH: 'fetch', GROUP_JOIN: 'join', HEARTBEAT: 'hb', REBALANCING: 'reb', CRASH: 'crash' },
-      on: (e: string, l: (x: unknown) => void) => em.on(e, l),
-      connect: async () => undefined, subscribe: async () => undefined, disconnect: async () => undefined, seek: () => undefined,
-      run: async (o: { eachBatch: typeof eachBatch }) => void (eachBatch = o.eachBatch),
-    };
-    const member = createGroupMember({
-      kafka: { consumer: () => consumer } as never, groupId: 'g', topic: 't', fromBeginning: true, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000, maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 1_000, concurrency: 1,
-      logger: createLogger({ level: 'error' } as never), events: new Instrumentation(),
-      onBatch: w.onBatch, onCrash: () => undefined, readLogEnd: async () => 35,
-    } as never);
+    const f = fakeKafkajs();
+    const member = createGroupMember(fakeMemberOptions(f, { onBatch: w.onBatch, onCrash: () => undefined, readLogEnd: async () => 35 }));
     await member.start();
-    em.emit('join', { payload: { memberId: 'm', memberAssignment: { t: [0] }, isLeader: true, duration: 1 } });
-    const kafkajsBatch = (offsets: number[], highWatermark: number) => eachBatch({
-      batch: { topic: 't', partition: 0, highWatermark: String(highWatermark), firstOffset: () => String(offsets[0]),
-        messages: offsets.map((o) => ({ offset: String(o), key: Buffer.from(`k${o}`), value: Buffer.from('x'), timestamp: String(Date.now()), headers: {}, attributes: 0, size: 1 })) },
-      resolveOffset: () => undefined, heartbeat: async () => undefined, isRunning: () => true, isStale: () => false, pause: () => () => undefined,
-      commitOffsetsIfNecessary: async (c: { topics: Array<{ partitions: Array<{ offset: string; metadata?: string | null }> }> }) => {
-        const p = c.topics[0]!.partitions[0]!;
-        w.group.set(0, { offset: Number(p.offset), metadata: p.metadata ?? null });
-      },
-    });
+    f.join({ t: [0] });
+    // The group's commit is what the member last committed (kafkajs's commitOffsetsIfNecessary).
+    const kafkajsBatch = async (offsets: number[], highWatermark: number) => {
+      await f.batch(offsets.map((offset) => ({ offset, key: `k${offset}` })), highWatermark);
+      const last = f.commits.at(-1);
+      if (last) w.group.set(0, last);
+    };
     w.group.set(0, { offset: 33, metadata: null });
     await kafkajsBatch([33, 34], 35); // old leader
     expect(w.group.get(0)?.offset).toBe(35);

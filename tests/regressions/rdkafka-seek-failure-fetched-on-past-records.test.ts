@@ -10,25 +10,21 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('../../framework/kafka/rdkafka/client.ts', async () => (await import('../support/fake-rdkafka.ts')).fakeRdkafkaClient());
-const { FakeConsumer, msg, silentLogger: logger } = await import('../support/fake-rdkafka.ts');
+const { FakeConsumer, fakeMemberOptions, msg } = await import('../support/fake-rdkafka.ts');
 const { createRdkafkaMember } = await import('../../framework/kafka/rdkafka/member.ts');
 
 describe('librdkafka member: a seek that fails', () => {
   it('a seek that keeps failing stops the member instead of fetching on past the records the batch left', async () => {
     const crashes: Error[] = [];
     const batches: number[][] = [];
-    const member = createRdkafkaMember({
-      brokers: ['127.0.0.1:1'], clientId: 'c', groupProtocol: 'consumer', askedBy: 'functions.f.events[0].sluice',
-      groupId: 'g', topic: 'orders', fromBeginning: true, sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 300_000, heartbeatIntervalMs: 3_000,
-      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 100_000, concurrency: 1, logger,
-      events: { emit() {} } as any,
+    const member = createRdkafkaMember(fakeMemberOptions({
       onCrash: (e: Error) => void crashes.push(e),
       // A retry: the batch ends where it began, so the partition must fetch from offset 0 again.
       async onBatch(batch: any) {
         batches.push(batch.records.map((r: { offset: number }) => r.offset));
         batch.fetchFrom(batch.records[0].offset);
       },
-    } as any);
+    }));
     await member.start();
     const c = FakeConsumer.last;
     c.seekError = { message: 'Local: Erroneous state', code: -172 };

@@ -44,3 +44,12 @@ export class FakeConsumer extends EventEmitter {
 export const fakeRdkafkaClient = () => ({ loadRdkafka: () => ({ KafkaConsumer: FakeConsumer }) });
 
 export const silentLogger: any = { error() {}, warn() {}, info() {}, debug() {}, child: () => silentLogger, level: 'warn' };
+
+/** The librdkafka member's options for one partition of 'orders' on the fake consumer: a test adds onBatch, onCrash and what it varies. */
+export const fakeMemberOptions = (more: Record<string, unknown>): any => ({
+  brokers: ['127.0.0.1:1'], clientId: 'c', groupProtocol: 'consumer', askedBy: 'functions.f.events[0].sluice',
+  groupId: 'g', topic: 'orders', fromBeginning: true, sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 300_000, heartbeatIntervalMs: 3_000,
+  maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 100_000, concurrency: 1, logger: silentLogger,
+  events: { emit() {} },
+  ...more,
+});

@@ -8,7 +8,7 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('./client.ts', async () => (await import('../../../tests/support/fake-rdkafka.ts')).fakeRdkafkaClient());
-const { FakeConsumer, msg, silentLogger: logger } = await import('../../../tests/support/fake-rdkafka.ts');
+const { FakeConsumer, fakeMemberOptions, msg } = await import('../../../tests/support/fake-rdkafka.ts');
 
 const { createRdkafkaMember } = await import('./member.ts');
 
@@ -17,11 +17,7 @@ describe('rdkafka member: records already committed past', () => {
     const batches: number[][] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const member = createRdkafkaMember({
-      brokers: ['127.0.0.1:1'], clientId: 'c', groupProtocol: 'consumer', askedBy: 'functions.f.events[0].sluice',
-      groupId: 'g', topic: 'orders', fromBeginning: true, sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 300_000, heartbeatIntervalMs: 3_000,
-      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 100_000, concurrency: 1, logger,
-      events: { emit() {} } as any,
+    const member = createRdkafkaMember(fakeMemberOptions({
       onCrash: (e: Error) => { throw e; },
       async onBatch(batch: any) {
         batches.push(batch.records.map((r: { offset: number }) => r.offset));
@@ -29,7 +25,7 @@ describe('rdkafka member: records already committed past', () => {
         const r = await batch.commit(batch.records.at(-1).offset + 1);
         expect(r).toEqual({ ok: true });
       },
-    } as any);
+    }));
     await member.start();
     const c = FakeConsumer.last;
     c.hw = 10;
@@ -53,17 +49,13 @@ describe('rdkafka member: records already committed past', () => {
   // fault tier's rolling restart made the parallel state start over from the group's commit so).
   it('a log end librdkafka does not know (-1) is not a log below the commit: records committed past stay skipped', async () => {
     const batches: Array<{ offsets: number[]; highWatermark: number }> = [];
-    const member = createRdkafkaMember({
-      brokers: ['127.0.0.1:1'], clientId: 'c', groupProtocol: 'consumer', askedBy: 'functions.f.events[0].sluice',
-      groupId: 'g', topic: 'orders', fromBeginning: true, sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 300_000, heartbeatIntervalMs: 3_000,
-      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 100_000, concurrency: 1, logger,
-      events: { emit() {} } as any,
+    const member = createRdkafkaMember(fakeMemberOptions({
       onCrash: (e: Error) => { throw e; },
       async onBatch(batch: any) {
         batches.push({ offsets: batch.records.map((r: { offset: number }) => r.offset), highWatermark: batch.highWatermark });
         expect(await batch.commit(batch.records.at(-1).offset + 1)).toEqual({ ok: true });
       },
-    } as any);
+    }));
     await member.start();
     const c = FakeConsumer.last;
     c.hw = 5;
@@ -83,18 +75,14 @@ describe('rdkafka member: records already committed past', () => {
     { logEnd: 4, delivered: [3, 4, 5, 6], what: 'ListOffsets agrees the log ends below the commit: a new log, every record runs' },
   ])('a log end below the commit, fetched: $what', async ({ logEnd, delivered }) => {
     const batches: number[][] = [];
-    const member = createRdkafkaMember({
-      brokers: ['127.0.0.1:1'], clientId: 'c', groupProtocol: 'consumer', askedBy: 'functions.f.events[0].sluice',
-      groupId: 'g', topic: 'orders', fromBeginning: true, sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 300_000, heartbeatIntervalMs: 3_000,
-      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 100_000, concurrency: 1, logger,
-      events: { emit() {} } as any,
+    const member = createRdkafkaMember(fakeMemberOptions({
       onCrash: (e: Error) => { throw e; },
       readLogEnd: async () => logEnd,
       async onBatch(batch: any) {
         batches.push(batch.records.map((r: { offset: number }) => r.offset));
         expect(await batch.commit(batch.records.at(-1).offset + 1)).toEqual({ ok: true });
       },
-    } as any);
+    }));
     await member.start();
     const c = FakeConsumer.last;
     c.hw = 5;
@@ -113,11 +101,7 @@ describe('rdkafka member: records already committed past', () => {
     const batches: number[][] = [];
     const { LogEnds } = await import('../log-end.ts');
     const ends = new LogEnds(async () => { throw new Error('ListOffsets not answering'); }, 200);
-    const member = createRdkafkaMember({
-      brokers: ['127.0.0.1:1'], clientId: 'c', groupProtocol: 'consumer', askedBy: 'functions.f.events[0].sluice',
-      groupId: 'g', topic: 'orders', fromBeginning: true, sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 300_000, heartbeatIntervalMs: 3_000,
-      maxWaitTimeMs: 100, minBytes: 1, maxBytesPerPartition: 100_000, concurrency: 1, logger,
-      events: { emit() {} } as any,
+    const member = createRdkafkaMember(fakeMemberOptions({
       onCrash: (e: Error) => { throw e; },
       readLogEnd: (_t: string, p: number, newest?: number) => ends.of(p, newest),
       async onBatch(batch: any) {
@@ -125,7 +109,7 @@ describe('rdkafka member: records already committed past', () => {
         ends.seen(0, batch.records);
         expect(await batch.commit(batch.records.at(-1).offset + 1)).toEqual({ ok: true });
       },
-    } as any);
+    }));
     await member.start();
     const c = FakeConsumer.last;
     c.hw = 5;
