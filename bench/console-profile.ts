@@ -1,9 +1,10 @@
 /**
- * `node --import tsx bench/console-profile.ts [records]`: where the poller's extra CPU goes while a
+ * `node --import tsx bench/console-profile.ts [records] [no-page|page-open]`: where the poller's extra CPU goes while a
  * console page is open (the console scenario's firehose: batchSize 100, a line per invocation). Drains
  * the backlog twice in this process, the console on with no page, then with Chromium on the live
  * invocations view, takes a V8 CPU profile of each from a quarter of it done to the end, and prints
- * the functions whose self time grew the most. The .cpuprofile files stay in .sluice/console-profile/.
+ * the functions whose self time grew the most (with one side named, only that side, and its busiest
+ * functions). The .cpuprofile files stay in .sluice/console-profile/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -17,8 +18,10 @@ import { startSluice } from './lib/sluice.ts';
 import { CHROMIUM } from './scenarios/console.ts';
 
 const records = Number(process.argv[2] ?? 1_000_000);
-/** One side per run (`no-page` or `page`), or both in turn. */
+const SIDES = ['no-page', 'page-open'] as const;
+/** One side per run, or both in turn. */
 const only = process.argv[3];
+if (only !== undefined && !(SIDES as readonly string[]).includes(only)) throw new Error(`the side is no-page or page-open, not ${only}`);
 const dir = join(REPO_ROOT, '.sluice', 'console-profile');
 const log = (line: string) => console.error(`[console-profile] ${line}`);
 
@@ -34,7 +37,7 @@ try {
   await createTopic(kafka, topic, 6);
   await preload(kafka, topic, { records, partitions: 6, valueBytes: 256 });
   const files: Record<string, string> = {};
-  for (const side of ['no page', 'page open'].filter((s) => !only || s.startsWith(only))) {
+  for (const side of SIDES.filter((s) => !only || s === only)) {
     let done = 0;
     let started = false;
     let finished!: () => void;
@@ -53,7 +56,7 @@ try {
       }
       if (done >= records) finished();
     });
-    const page = side === 'page open' ? await browser.newPage() : undefined;
+    const page = side === 'page-open' ? await browser.newPage() : undefined;
     if (page) {
       await page.goto(`${sluice.consoleUrl}#/invocations`);
       await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
@@ -70,7 +73,7 @@ try {
     await all;
     const { profile } = await session.post('Profiler.stop');
     const cpu = process.cpuUsage(at.cpu);
-    const file = join(dir, `${side.replace(' ', '-')}.cpuprofile`);
+    const file = join(dir, `${side}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
     files[side] = file;
     log(`${side}: ${Math.round(((records * 0.75) / (performance.now() - at.t)) * 1000)} records/s, ${(((cpu.user + cpu.system) / 1000 / (records * 0.75)) * 1000).toFixed(2)} ms CPU per 1,000 records`);
@@ -83,17 +86,17 @@ try {
     await sluice.stop();
   }
   if (only) {
-    const one = summarize(Object.values(files)[0]!, 30);
+    const one = summarize(files[only]!, 30);
     log(`busy ${Math.round(one.busyMs)} ms of ${Math.round(one.totalMs)}`);
     for (const f of one.top) log(`${f.ms.toFixed(0).padStart(6)} ms ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.fn}`);
-    process.exit(0);
+  } else {
+    const a = summarize(files['no-page']!, 400);
+    const b = summarize(files['page-open']!, 400);
+    const before = new Map(a.top.map((f) => [f.fn, f.ms]));
+    const grown = b.top.map((f) => ({ fn: f.fn, ms: f.ms, grew: f.ms - (before.get(f.fn) ?? 0) })).sort((x, y) => y.grew - x.grew).slice(0, 25);
+    log(`busy: no page ${Math.round(a.busyMs)} ms of ${Math.round(a.totalMs)}, page open ${Math.round(b.busyMs)} ms of ${Math.round(b.totalMs)}`);
+    for (const g of grown) log(`+${g.grew.toFixed(0).padStart(5)} ms (${g.ms.toFixed(0)} ms with the page)  ${g.fn}`);
   }
-  const a = summarize(files['no page']!, 400);
-  const b = summarize(files['page open']!, 400);
-  const before = new Map(a.top.map((f) => [f.fn, f.ms]));
-  const grown = b.top.map((f) => ({ fn: f.fn, ms: f.ms, grew: f.ms - (before.get(f.fn) ?? 0) })).sort((x, y) => y.grew - x.grew).slice(0, 25);
-  log(`busy: no page ${Math.round(a.busyMs)} ms of ${Math.round(a.totalMs)}, page open ${Math.round(b.busyMs)} ms of ${Math.round(b.totalMs)}`);
-  for (const g of grown) log(`+${g.grew.toFixed(0).padStart(5)} ms (${g.ms.toFixed(0)} ms with the page)  ${g.fn}`);
 } finally {
   session.disconnect();
   await browser.close();
