@@ -121,8 +121,17 @@ it('shows records arrive live, an invocation\'s event and lines, replays it edit
   expect(await page.locator('main img, main script').count()).toBe(0);
   expect(await page.evaluate('window.__pwned')).toBeUndefined();
 
+  // A row focused from the keyboard keeps its invocation while newer ones push it down the list.
+  const k1 = page.getByTestId('invocation-row').filter({ hasText: 'k-1' });
+  const k1Id = await k1.getAttribute('data-id');
+  await k1.focus();
+  await produce(topic, [{ key: 'k-0', value: 'good-0', partition: 0 }]);
+  await expect.poll(() => rowsShown(page), { timeout: 30_000 }).toBe(3);
+  expect(await page.evaluate('document.activeElement.dataset.id')).toBe(k1Id);
+  expect(await page.evaluate('document.activeElement.textContent')).toContain('k-1');
+
   // The good record's invocation: the event the handler got, and the line it wrote.
-  await page.getByTestId('invocation-row').filter({ hasText: 'k-1' }).click();
+  await k1.click();
   const detail = page.getByTestId('invocation-detail');
   await detail.waitFor();
   const event = JSON.parse((await page.getByTestId('event-json').textContent())!);
