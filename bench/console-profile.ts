@@ -67,8 +67,13 @@ try {
     await cdp?.send('Performance.enable');
     const metrics = async () => Object.fromEntries(((await cdp?.send('Performance.getMetrics'))?.metrics ?? []).map((m) => [m.name, m.value]));
     let pageFrom: Record<string, number> = {};
+    await cdp?.send('Profiler.enable');
     events.on('poller.chunk_end', () => {
-      if (started && cdp && Object.keys(pageFrom).length === 0) void metrics().then((m) => (pageFrom = m));
+      if (started && cdp && Object.keys(pageFrom).length === 0) {
+        pageFrom = { started: 1 };
+        void metrics().then((m) => (pageFrom = m));
+        void cdp.send('Profiler.start');
+      }
     });
     await all;
     const { profile } = await session.post('Profiler.stop');
@@ -78,9 +83,15 @@ try {
     files[side] = file;
     log(`${side}: ${Math.round(((records * 0.75) / (performance.now() - at.t)) * 1000)} records/s, ${(((cpu.user + cpu.system) / 1000 / (records * 0.75)) * 1000).toFixed(2)} ms CPU per 1,000 records`);
     if (cdp) {
+      const pageFile = join(dir, 'page.cpuprofile');
+      writeFileSync(pageFile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+      const inPage = summarize(pageFile, 15);
+      log(`the page's script, busy ${Math.round(inPage.busyMs)} ms of ${Math.round(inPage.totalMs)}:`);
+      for (const f of inPage.top) log(`${f.ms.toFixed(0).padStart(6)} ms  ${f.fn}`);
       const to = await metrics();
       const spent = ['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((k) => `${k} ${Math.round(((to[k] ?? 0) - (pageFrom[k] ?? 0)) * 1000)} ms`);
-      log(`the page over the window: ${spent.join(', ')}; layouts ${(to.LayoutCount ?? 0) - (pageFrom.LayoutCount ?? 0)}, nodes ${to.Nodes}`);
+      const perSecond = (((to.TaskDuration ?? 0) - (pageFrom.TaskDuration ?? 0)) * 1000) / ((performance.now() - at.t) / 1000);
+      log(`the page over the window: ${spent.join(', ')}; layouts ${(to.LayoutCount ?? 0) - (pageFrom.LayoutCount ?? 0)}, nodes ${to.Nodes}; ${perSecond.toFixed(0)} ms of page CPU a second`);
     }
     await page?.close();
     await sluice.stop();
