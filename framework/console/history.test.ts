@@ -98,4 +98,18 @@ describe('InvocationHistory', () => {
     expect(e.keys).toHaveLength(5);
     expect(h.list({ key: 'order-7' }).map((x) => x.id)).toEqual([e.id]);
   });
+
+  it('holds its own copy of the records, not the fetch response their bytes are views into', () => {
+    const h = new InvocationHistory();
+    const response = Buffer.alloc(10 * 1024 * 1024, 1);
+    const view = (at: number, n: number) => response.subarray(at, at + n);
+    const fetched: KafkaRecord = { ...record(7), key: view(0, 3), value: view(100, 256), headers: [['h', view(500, 4)], ['none', null]] };
+    const e = h.start({ functionName: 'a', records: [fetched], source, requestId: '1' });
+    const held = e.records![0]!;
+    for (const b of [held.key!, held.value!, held.headers[0]![1]!]) expect(b.buffer.byteLength).toBeLessThan(1024);
+    expect([held.key, held.value, held.headers]).toEqual([fetched.key, fetched.value, fetched.headers]);
+    response.fill(2); // what the caller's buffer becomes later does not reach the history
+    expect(held.value!.every((x) => x === 1)).toBe(true);
+    expect(fetched.value!.every((x) => x === 2)).toBe(true);
+  });
 });

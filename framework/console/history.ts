@@ -67,7 +67,7 @@ export class InvocationHistory {
       id: `${nextId++}`, function: s.functionName, topic: first?.topic ?? '', partition: first?.partition ?? -1,
       firstOffset: first?.offset ?? -1, lastOffset: last?.offset ?? -1, count: s.records.length, attempt: s.attempt ?? 1, startedAt: this.now(), outcome: 'running',
       requestId: s.requestId, keys: s.records.slice(0, 5).map(keyText),
-      ...(s.replay ? { replay: true } : {}), records: s.records, source: s.source, bytes, detailBytes: 0, logs: [],
+      ...(s.replay ? { replay: true } : {}), records: owned(s.records), source: s.source, bytes, detailBytes: 0, logs: [],
     };
     const ring = this.rings.get(s.functionName) ?? this.rings.set(s.functionName, []).get(s.functionName)!;
     ring.push(entry);
@@ -220,6 +220,35 @@ function keyText(r: KafkaRecord): string {
  */
 function keysOf(e: Invocation): string[] {
   return e.records ? e.records.map(keyText) : e.keys;
+}
+
+/**
+ * The records as the event shows them, their bytes copied into one buffer of their own. A record's
+ * key and value are views into the fetch response they were read from (kafkajs slices it), so
+ * holding the records themselves would hold whole responses: 200 invocations of one filtered-in
+ * record each could pin 200 responses of up to 10 MiB, where the budget counted 200 records.
+ */
+function owned(records: readonly KafkaRecord[]): KafkaRecord[] {
+  let size = 0;
+  for (const r of records) {
+    size += (r.key?.length ?? 0) + (r.value?.length ?? 0);
+    for (const [, value] of r.headers) size += value?.length ?? 0;
+  }
+  const into = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  const copy = (b: Buffer | null): Buffer | null => {
+    if (b === null) return null;
+    const view = into.subarray(at, at + b.length);
+    b.copy(view);
+    at += b.length;
+    return view;
+  };
+  return records.map((r) => ({
+    topic: r.topic, partition: r.partition, offset: r.offset, timestamp: r.timestamp, timestampType: r.timestampType,
+    key: copy(r.key), value: copy(r.value), headers: r.headers.map(([name, value]) => [name, copy(value)]),
+    ...(r.keySchemaMetadata ? { keySchemaMetadata: r.keySchemaMetadata } : {}),
+    ...(r.valueSchemaMetadata ? { valueSchemaMetadata: r.valueSchemaMetadata } : {}),
+  }));
 }
 
 function bounded(text: string, limit: number): string {
