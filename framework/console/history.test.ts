@@ -66,6 +66,7 @@ describe('InvocationHistory', () => {
     expect(h.list({ outcome: 'failed' }).map((e) => e.id)).toEqual([a.id]);
     expect(h.list({ partition: 2 }).map((e) => e.id)).toEqual([b.id]);
     expect(h.list({ key: 'alp' }).map((e) => e.id)).toEqual([a.id]);
+    expect(h.list({ key: ' ALP ' }).map((e) => e.id)).toEqual([a.id]); // as the page's own filter: trimmed, any case
     expect(a.error).toBe('Error: boom');
   });
 

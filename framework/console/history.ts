@@ -143,8 +143,9 @@ export class InvocationHistory {
   /** Newest first. */
   list(f: { function?: string; partition?: number; outcome?: string; key?: string; limit?: number } = {}): Invocation[] {
     const all = [...this.rings.entries()].filter(([fn]) => !f.function || fn === f.function).flatMap(([, ring]) => ring);
+    const key = f.key?.trim().toLowerCase();
     const kept = all.filter(
-      (e) => (f.partition === undefined || e.partition === f.partition) && (!f.outcome || e.outcome === f.outcome) && (!f.key || keysOf(e).some((k) => k.includes(f.key!))),
+      (e) => (f.partition === undefined || e.partition === f.partition) && (!f.outcome || e.outcome === f.outcome) && (!key || keysOf(e).some((k) => k.toLowerCase().includes(key))),
     );
     return kept.sort((a, b) => b.startedAt - a.startedAt || Number(b.id) - Number(a.id)).slice(0, f.limit ?? this.limits.size);
   }

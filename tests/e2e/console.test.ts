@@ -283,6 +283,17 @@ it('tells apart two triggers of one function: each destination redriven on its o
     await cardB.getByTestId('redrive-orders').click();
     await cardB.getByTestId('redrive-confirm').click();
     await expect.poll(() => cardB.getByTestId('redrive-result').textContent(), { timeout: 30_000 }).toContain(`sent 1 of 1 record in ${dlqB} (1 to ${b})`);
+
+    // The key filter finds an invocation by a key past the five its row shows (one batch of seven).
+    const keys = Array.from({ length: 7 }, (_, i) => `many-${i + 1}`);
+    await produce(a, keys.map((key) => ({ key, value: 'fine' })));
+    await page.goto(`${url}#/invocations`);
+    const batch = page.getByTestId('invocation-row').filter({ hasText: 'many-1' });
+    await expect.poll(() => batch.getAttribute('data-outcome'), { timeout: 30_000 }).toBe('ok');
+    expect(await batch.textContent()).not.toContain('many-7');
+    await page.getByTestId('filter-key').fill('MANY-7');
+    await expect.poll(() => page.getByTestId('invocation-row').count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByTestId('invocation-row').textContent()).toContain('many-1');
     expect(problems).toEqual([]);
     await page.close();
   } finally {

@@ -54,7 +54,7 @@ export function InvocationFilters({ filter, functions, onChange, keyInput }: Pro
       </label>
       <label>
         <span>
-          <span title="Matched against each invocation's first five keys, the ones the list shows">Key contains (first 5)</span> <kbd title="press / to focus">/</kbd>
+          <span title="Matched against every key of each invocation whose records the console still holds (the list shows the first five)">Key contains</span> <kbd title="press / to focus">/</kbd>
         </span>
         <input
           data-testid="filter-key"

@@ -59,15 +59,19 @@ export function isFiltered(filter: InvocationFilter): boolean {
   return Object.values(filter).some((value) => value !== '');
 }
 
-export function applyFilter(list: InvocationSummary[], filter: InvocationFilter): InvocationSummary[] {
+/**
+ * `keyMatched`: ids the server matched on any key of their records (useKeyMatches), besides the
+ * summaries' first five keys, which the page matches itself.
+ */
+export function applyFilter(list: InvocationSummary[], filter: InvocationFilter, keyMatched?: ReadonlySet<string>): InvocationSummary[] {
   if (!isFiltered(filter)) return list;
   const partition = filter.partition.trim() === '' ? undefined : Number(filter.partition);
-  const key = filter.key.toLowerCase();
+  const key = filter.key.trim().toLowerCase();
   return list.filter(
     (inv) =>
       (filter.function === '' || inv.function === filter.function) &&
       (partition === undefined || inv.partition === partition) &&
       (filter.outcome === '' || inv.outcome === filter.outcome) &&
-      (key === '' || inv.keys.some((k) => k.toLowerCase().includes(key))),
+      (key === '' || keyMatched?.has(inv.id) || inv.keys.some((k) => k.toLowerCase().includes(key))),
   );
 }

@@ -10,7 +10,8 @@ import { Empty, ErrorNote, Loading } from '../components/Empty.tsx';
 import { InvocationFilters } from '../components/InvocationFilters.tsx';
 import { InvocationRow } from '../components/InvocationRow.tsx';
 import { count } from '../lib/format.ts';
-import { applyFilter, filterFromParams, filterToParams, isFiltered, MAX_INVOCATIONS } from '../lib/invocations.ts';
+import { applyFilter, filterFromParams, filterToParams, isFiltered, MAX_INVOCATIONS, mergeInvocations } from '../lib/invocations.ts';
+import { useKeyMatches } from '../lib/key-matches.ts';
 import { hasModifier, isTyping } from '../lib/keys.ts';
 
 interface Props {
@@ -40,7 +41,12 @@ export function InvocationsView({ invocations, loaded, error, functions, params,
   const query = params.toString();
   const filter = useMemo(() => filterFromParams(new URLSearchParams(query)), [query]);
   const keyInput = useRef<HTMLInputElement>(null);
-  const shown = useMemo(() => applyFilter(invocations, filter), [invocations, filter]);
+  const keyMatches = useKeyMatches(filter.key, invocations);
+  const shown = useMemo(() => {
+    if (!keyMatches) return applyFilter(invocations, filter);
+    // What the server matched beyond the page's list (older than it keeps) is shown too.
+    return applyFilter(mergeInvocations(invocations, keyMatches, false), filter, new Set(keyMatches.map((m) => m.id)));
+  }, [invocations, filter, keyMatches]);
   const [limit, setLimit] = useState(ROWS);
   // Rows are keyed by their place, not their invocation: a redraw rewrites the text of rows that
   // stay, where keys by id removed and built every row anew each time the list moved (at a firehose,
