@@ -15,8 +15,11 @@ export interface TopicReadOptions {
   kafka: Kafka;
   brokers: string[];
   topic: string;
-  /** Where to begin: every partition's first or next record, or one partition from an offset (only that partition is read). */
-  start: 'beginning' | 'end' | { partition: number; offset: number };
+  /**
+   * Where to begin: every partition's first or next record, every partition's `last` newest records,
+   * or one partition from an offset (only that partition is read).
+   */
+  start: 'beginning' | 'end' | { last: number } | { partition: number; offset: number };
   untilEnd: boolean;
   signal?: AbortSignal;
   onRecord(r: KafkaRecord): void | Promise<void>;
@@ -33,13 +36,15 @@ export async function readTopic(o: TopicReadOptions): Promise<void> {
   } finally {
     await admin.disconnect();
   }
-  const only = typeof o.start === 'object' ? o.start : undefined;
+  const only = typeof o.start === 'object' && 'partition' in o.start ? o.start : undefined;
+  const last = typeof o.start === 'object' && 'last' in o.start ? o.start.last : undefined;
   if (only && !logs.has(only.partition)) throw new UsageError(`${o.topic} has no partition ${only.partition} (it has ${logs.size}: 0-${logs.size - 1}).`);
   // Where each partition is read from (absent: kafkajs's default for a new group).
   const from = new Map<number, number>();
   for (const [p, log] of logs) {
     if (o.start === 'end' || (only && only.partition !== p)) from.set(p, log.end);
     else if (only) from.set(p, Math.max(only.offset, log.start));
+    else if (last !== undefined) from.set(p, Math.max(log.end - last, log.start));
   }
   // Partitions with records still to read (untilEnd); a control record last in a log is never met.
   const pending = new Set([...logs].filter(([p, log]) => log.end > (from.get(p) ?? log.start)).map(([p]) => p));

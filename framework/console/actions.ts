@@ -175,12 +175,15 @@ export function consoleActions(c: ActionContext) {
 
 export type ConsoleActions = ReturnType<typeof consoleActions>;
 
-/** The destination topic's records, newest first, the last FAILED_SHOWN of them. */
+/**
+ * The destination topic's records, newest first, the last FAILED_SHOWN of them: read from the last
+ * FAILED_SHOWN of each partition (a destination of a million failures is not read whole each refresh).
+ */
 async function readDestination(t: TriggerSpec, topic: string, c: ActionContext): Promise<FailedRecordView[]> {
   const { brokers, security } = c.clusterOf(t);
   const kept: FailedRecordView[] = [];
   await readTopic({
-    kafka: createKafkaClient({ brokers, logger: c.logger, retries: 3, ...security }), brokers, topic, start: 'beginning', untilEnd: true,
+    kafka: createKafkaClient({ brokers, logger: c.logger, retries: 3, ...security }), brokers, topic, start: { last: FAILED_SHOWN }, untilEnd: true,
     onRecord: (r) => {
       const copy = readFailedCopy(r);
       const value = r.value === null ? null : r.value.subarray(0, VALUE_SHOWN).toString('utf8');
