@@ -21,6 +21,7 @@ describe('InvocationHistory', () => {
     const h = new InvocationHistory({ eventBytes: 3_000 });
     const big = 'x'.repeat(1_000);
     const entries = [0, 1, 2, 3].map((i) => h.start({ functionName: 'a', records: [record(i, big)], source, requestId: `r${i}` }));
+    for (const e of entries) h.end(e, { ok: true, durationMs: 1 }); // ended: the budget holds them (running, the poller does)
     expect(h.usage().eventBytes).toBeLessThanOrEqual(3_000);
     expect(entries[0]!.records).toBeUndefined();
     expect(entries[0]!.eventDropped).toMatch(/dropped to keep the console's history within/);
@@ -101,16 +102,53 @@ describe('InvocationHistory', () => {
   });
 
   it('holds its own copy of the records, not the fetch response their bytes are views into', () => {
-    const h = new InvocationHistory();
     const response = Buffer.alloc(10 * 1024 * 1024, 1);
     const view = (at: number, n: number) => response.subarray(at, at + n);
     const fetched: KafkaRecord = { ...record(7), key: view(0, 3), value: view(100, 256), headers: [['h', view(500, 4)], ['none', null]] };
+    let now = 1_000;
+    const h = new InvocationHistory({}, () => now);
     const e = h.start({ functionName: 'a', records: [fetched], source, requestId: '1' });
+    h.end(e, { ok: true, durationMs: 1 });
+    // Held a second, the records are copied (a firehose's entries leave the history before that).
+    now += 999;
+    h.copyHeld();
+    expect(e.records![0]!.value!.buffer).toBe(response.buffer);
+    now += 1;
+    h.copyHeld();
     const held = e.records![0]!;
     for (const b of [held.key!, held.value!, held.headers[0]![1]!]) expect(b.buffer.byteLength).toBeLessThan(1024);
     expect([held.key, held.value, held.headers]).toEqual([fetched.key, fetched.value, fetched.headers]);
     response.fill(2); // what the caller's buffer becomes later does not reach the history
     expect(held.value!.every((x) => x === 1)).toBe(true);
     expect(fetched.value!.every((x) => x === 2)).toBe(true);
+  });
+
+  it('lets go of the records of an invocation pushed out of its ring, except a replay, whose caller shows its event', () => {
+    const h = new InvocationHistory({ size: 1 });
+    const replay = h.start({ functionName: 'a', records: [record(0)], source, requestId: 'r0', replay: true });
+    const first = h.start({ functionName: 'a', records: [record(1)], source, requestId: 'r1' });
+    h.start({ functionName: 'a', records: [record(2)], source, requestId: 'r2' });
+    expect(first.records).toBeUndefined();
+    expect(replay.records).toHaveLength(1);
+  });
+
+  it('past 50 invocations a second of a function keeps the records of the first 50 and of every failure', () => {
+    let now = 5_000;
+    const h = new InvocationHistory({}, () => now);
+    const run = (i: number, ok: boolean) => {
+      const e = h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` });
+      h.end(e, { ok, durationMs: 1 });
+      return e;
+    };
+    const first = Array.from({ length: 50 }, (_, i) => run(i, true));
+    const over = run(50, true);
+    const failed = run(51, false);
+    expect(first.every((e) => e.records?.length === 1)).toBe(true);
+    expect(over.records).toBeUndefined();
+    expect(over.eventDropped).toMatch(/more than 50 invocations a second/);
+    expect(failed.records).toHaveLength(1);
+    expect(h.usage().eventBytes).toBe([...first, failed].reduce((n, e) => n + e.bytes, 0)); // the dropped one is out of the budget
+    now += 1_000; // a new second
+    expect(run(52, true).records).toHaveLength(1);
   });
 });
