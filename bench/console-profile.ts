@@ -1,10 +1,11 @@
 /**
- * `node --import tsx bench/console-profile.ts [records] [no-page|page-open]`: where the poller's extra CPU goes while a
- * console page is open (the console scenario's firehose: batchSize 100, a line per invocation). Drains
- * the backlog twice in this process, the console on with no page, then with Chromium on the live
- * invocations view, takes a V8 CPU profile of each from a quarter of it done to the end, and prints
- * the functions whose self time grew the most (with one side named, only that side, and its busiest
- * functions). The .cpuprofile files stay in .sluice/console-profile/.
+ * `node --import tsx bench/console-profile.ts [records] [SIDE[,SIDE]]`: where the poller's extra CPU goes
+ * with the console (the console scenario's firehose: batchSize 100, a line per invocation). A SIDE is
+ * no-console (the health server alone), no-page (the console on, no page) or page-open (Chromium on
+ * the live invocations view); two sides (no-page,page-open unless named) drain the backlog in turn in
+ * this process, each with a V8 CPU profile from a quarter of it done to the end, and it prints the
+ * functions whose self time grew the most from the first to the second (with one side named, that
+ * side's busiest functions). The .cpuprofile files stay in .sluice/console-profile/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -18,10 +19,11 @@ import { startSluice } from './lib/sluice.ts';
 import { CHROMIUM } from './scenarios/console.ts';
 
 const records = Number(process.argv[2] ?? 1_000_000);
-const SIDES = ['no-page', 'page-open'] as const;
-/** One side per run, or both in turn. */
-const only = process.argv[3];
-if (only !== undefined && !(SIDES as readonly string[]).includes(only)) throw new Error(`the side is no-page or page-open, not ${only}`);
+const SIDES = ['no-page', 'page-open', 'no-console'] as const;
+/** One side (its busiest functions), or two in turn (what grew from the first to the second). */
+const chosen = (process.argv[3] ?? 'no-page,page-open').split(',') as Array<(typeof SIDES)[number]>;
+for (const side of chosen) if (!SIDES.includes(side)) throw new Error(`a side is no-page, page-open or no-console (the health server alone), not ${side}`);
+const only = chosen.length === 1 ? chosen[0] : undefined;
 const dir = join(REPO_ROOT, '.sluice', 'console-profile');
 const log = (line: string) => console.error(`[console-profile] ${line}`);
 
@@ -37,13 +39,13 @@ try {
   await createTopic(kafka, topic, 6);
   await preload(kafka, topic, { records, partitions: 6, valueBytes: 256 });
   const files: Record<string, string> = {};
-  for (const side of SIDES.filter((s) => !only || s === only)) {
+  for (const side of chosen) {
     let done = 0;
     let started = false;
     let finished!: () => void;
     const all = new Promise<void>((resolve) => (finished = resolve));
     const events = new Instrumentation();
-    const sluice = await startSluice({ name: 'bench-console', brokers: [broker.bootstrap], topic, groupId: uniqueName('profile'), batchSize: 100, maximumBatchingWindowMs: 0, concurrency: 4, env: { BENCH_LOG: '1' }, console: true }, events);
+    const sluice = await startSluice({ name: 'bench-console', brokers: [broker.bootstrap], topic, groupId: uniqueName('profile'), batchSize: 100, maximumBatchingWindowMs: 0, concurrency: 4, env: { BENCH_LOG: '1' }, ...(side === 'no-console' ? { http: true } : { console: true }) }, events);
     const at = { t: 0, cpu: process.cpuUsage() };
     events.on('poller.chunk_end', (e) => {
       if (!e.ok) return;
@@ -101,12 +103,12 @@ try {
     log(`busy ${Math.round(one.busyMs)} ms of ${Math.round(one.totalMs)}`);
     for (const f of one.top) log(`${f.ms.toFixed(0).padStart(6)} ms ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.fn}`);
   } else {
-    const a = summarize(files['no-page']!, 400);
-    const b = summarize(files['page-open']!, 400);
+    const a = summarize(files[chosen[0]!]!, 400);
+    const b = summarize(files[chosen[1]!]!, 400);
     const before = new Map(a.top.map((f) => [f.fn, f.ms]));
     const grown = b.top.map((f) => ({ fn: f.fn, ms: f.ms, grew: f.ms - (before.get(f.fn) ?? 0) })).sort((x, y) => y.grew - x.grew).slice(0, 25);
-    log(`busy: no page ${Math.round(a.busyMs)} ms of ${Math.round(a.totalMs)}, page open ${Math.round(b.busyMs)} ms of ${Math.round(b.totalMs)}`);
-    for (const g of grown) log(`+${g.grew.toFixed(0).padStart(5)} ms (${g.ms.toFixed(0)} ms with the page)  ${g.fn}`);
+    log(`busy: ${chosen[0]} ${Math.round(a.busyMs)} ms of ${Math.round(a.totalMs)}, ${chosen[1]} ${Math.round(b.busyMs)} ms of ${Math.round(b.totalMs)}`);
+    for (const g of grown) log(`+${g.grew.toFixed(0).padStart(5)} ms (${g.ms.toFixed(0)} ms in ${chosen[1]})  ${g.fn}`);
   }
 } finally {
   session.disconnect();
