@@ -65,7 +65,9 @@ export async function readTopic(o: TopicReadOptions): Promise<void> {
   });
   await consumer.connect();
   try {
-    await consumer.subscribe({ topics: [o.topic], fromBeginning: o.start === 'beginning' });
+    // A seek below a log start that moved on since the offsets were read (retention, DeleteRecords)
+    // resets to the earliest record, not the latest: reading to the end must still meet the end.
+    await consumer.subscribe({ topics: [o.topic], fromBeginning: o.start !== 'end' });
     await consumer.run({
       autoCommit: false,
       eachMessage: async ({ partition, message }) => {
