@@ -135,9 +135,10 @@ describe('InvocationHistory', () => {
   it('past 50 invocations a second of a function keeps the records of the first 50 and of every failure', () => {
     let now = 5_000;
     const h = new InvocationHistory({}, () => now);
-    const run = (i: number, ok: boolean) => {
+    const run = (i: number, ok: boolean, answer: { reportedFailedFrom?: number; malformedResponse?: string } = {}) => {
       const e = h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` });
       h.end(e, { ok, durationMs: 1 });
+      h.annotate(`r${i}`, { attempt: 1, ...answer }); // the poller's chunk_end, just after
       return e;
     };
     const first = Array.from({ length: 50 }, (_, i) => run(i, true));
@@ -147,7 +148,12 @@ describe('InvocationHistory', () => {
     expect(over.records).toBeUndefined();
     expect(over.eventDropped).toMatch(/more than 50 invocations a second/);
     expect(failed.records).toHaveLength(1);
-    expect(h.usage().eventBytes).toBe([...first, failed].reduce((n, e) => n + e.bytes, 0)); // the dropped one is out of the budget
+    // A successful invocation whose answer the poller read as failures is a failure here too.
+    const partial = run(60, true, { reportedFailedFrom: 60 });
+    const unreadable = run(61, true, { malformedResponse: 'itemIdentifier "x" is not an offset of the chunk' });
+    expect([partial.outcome, unreadable.outcome]).toEqual(['partial', 'failed']);
+    expect([partial.records, unreadable.records].map((r) => r?.length)).toEqual([1, 1]);
+    expect(h.usage().eventBytes).toBe([...first, failed, partial, unreadable].reduce((n, e) => n + e.bytes, 0)); // the dropped one is out of the budget
     now += 1_000; // a new second
     expect(run(52, true).records).toHaveLength(1);
   });

@@ -68,6 +68,8 @@ export class InvocationHistory {
   /** Entries whose records are still the caller's (views into a fetch response), in the order they were held, and when. */
   private readonly borrowing: Array<{ e: Invocation; at: number }> = [];
   private copyTimer: NodeJS.Timeout | undefined;
+  /** Ended past EVENTS_PER_SECOND, successfully: kept or not once the poller has said how its answer read (annotate). */
+  private readonly pastRate = new Set<Invocation>();
   /** Per function, the second being counted and how many successful invocations kept their records in it. */
   private readonly eventsKept = new Map<string, { second: number; kept: number }>();
 
@@ -100,11 +102,10 @@ export class InvocationHistory {
     entry.durationMs = r.durationMs;
     entry.outcome = r.ok ? 'ok' : 'failed';
     // Running, its records are the poller's anyway; ended, the history keeps them within its budget.
+    // One past the rate is decided by annotate(): the poller's word on its answer (partial, or
+    // unreadable: failed) comes just after.
     if (entry.records && (entry.replay || !r.ok || this.keepsEvent(entry.function))) this.hold(entry);
-    else if (entry.records) {
-      entry.records = undefined;
-      entry.eventDropped = `its records were not kept: ${entry.function} ran more than ${EVENTS_PER_SECOND} invocations a second, and the console keeps the events of the first ${EVENTS_PER_SECOND} each second and of every one that failed`;
-    }
+    else if (entry.records) this.pastRate.add(entry);
     if (r.ok) {
       const kept = boundedResponse(r.payload, this.limits.responseBytes);
       entry.response = kept.value;
@@ -132,6 +133,13 @@ export class InvocationHistory {
     if (a.reportedFailedFrom !== undefined) {
       entry.reportedFailedFrom = a.reportedFailedFrom;
       entry.outcome = 'partial' satisfies Outcome;
+    }
+    if (this.pastRate.delete(entry)) {
+      if (entry.outcome !== 'ok') this.hold(entry);
+      else {
+        entry.records = undefined;
+        entry.eventDropped = `its records were not kept: ${entry.function} ran more than ${EVENTS_PER_SECOND} invocations a second, and the console keeps the events of the first ${EVENTS_PER_SECOND} each second and of every one that failed`;
+      }
     }
     this.changed(entry);
   }
@@ -254,6 +262,7 @@ export class InvocationHistory {
       this.heldBytes -= e.bytes;
     }
     // Out of the ring, no one asks for its event again; a replay's caller still shows it (server.ts).
+    this.pastRate.delete(e);
     if (!e.replay) e.records = undefined;
   }
 

@@ -30,6 +30,16 @@ export function mergeInvocations(
   return [...byId.values()].sort(newestFirst).slice(0, MAX_INVOCATIONS);
 }
 
+/**
+ * The page's list with what the server matched on a key (useKeyMatches) that it does not hold,
+ * older ones included: the list's own copy is the fresher (the live stream updates it).
+ */
+export function withKeyMatches(list: InvocationSummary[], matches: InvocationSummary[]): InvocationSummary[] {
+  const held = new Set(list.map((inv) => inv.id));
+  const more = matches.filter((m) => !held.has(m.id));
+  return more.length === 0 ? list : [...list, ...more].sort(newestFirst);
+}
+
 export interface InvocationFilter {
   function: string;
   partition: string;

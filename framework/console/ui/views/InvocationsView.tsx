@@ -10,7 +10,7 @@ import { Empty, ErrorNote, Loading } from '../components/Empty.tsx';
 import { InvocationFilters } from '../components/InvocationFilters.tsx';
 import { InvocationRow } from '../components/InvocationRow.tsx';
 import { count } from '../lib/format.ts';
-import { applyFilter, filterFromParams, filterToParams, isFiltered, MAX_INVOCATIONS, mergeInvocations } from '../lib/invocations.ts';
+import { applyFilter, filterFromParams, filterToParams, isFiltered, MAX_INVOCATIONS, withKeyMatches } from '../lib/invocations.ts';
 import { useKeyMatches } from '../lib/key-matches.ts';
 import { hasModifier, isTyping } from '../lib/keys.ts';
 
@@ -45,7 +45,7 @@ export function InvocationsView({ invocations, loaded, error, functions, params,
   const shown = useMemo(() => {
     if (!keyMatches) return applyFilter(invocations, filter);
     // What the server matched beyond the page's list (older than it keeps) is shown too.
-    return applyFilter(mergeInvocations(invocations, keyMatches, false), filter, new Set(keyMatches.map((m) => m.id)));
+    return applyFilter(withKeyMatches(invocations, keyMatches), filter, new Set(keyMatches.map((m) => m.id)));
   }, [invocations, filter, keyMatches]);
   const [limit, setLimit] = useState(ROWS);
   // Rows are keyed by their place, not their invocation: a redraw rewrites the text of rows that
