@@ -101,26 +101,33 @@ describe('InvocationHistory', () => {
     expect(h.list({ key: 'order-7' }).map((x) => x.id)).toEqual([e.id]);
   });
 
-  it('holds its own copy of the records, not the fetch response their bytes are views into', () => {
+  it('holds its own copy of the records it keeps, not the fetch response their bytes are views into', () => {
     const response = Buffer.alloc(10 * 1024 * 1024, 1);
     const view = (at: number, n: number) => response.subarray(at, at + n);
     const fetched: KafkaRecord = { ...record(7), key: view(0, 3), value: view(100, 256), headers: [['h', view(500, 4)], ['none', null]] };
-    let now = 1_000;
-    const h = new InvocationHistory({}, () => now);
+    const h = new InvocationHistory();
     const e = h.start({ functionName: 'a', records: [fetched], source, requestId: '1' });
+    expect(e.records![0]!.value!.buffer).toBe(response.buffer); // running, they are the poller's
     h.end(e, { ok: true, durationMs: 1 });
-    // Held a second, the records are copied (a firehose's entries leave the history before that).
-    now += 999;
-    h.copyHeld();
-    expect(e.records![0]!.value!.buffer).toBe(response.buffer);
-    now += 1;
-    h.copyHeld();
     const held = e.records![0]!;
     for (const b of [held.key!, held.value!, held.headers[0]![1]!]) expect(b.buffer.byteLength).toBeLessThan(1024);
     expect([held.key, held.value, held.headers]).toEqual([fetched.key, fetched.value, fetched.headers]);
     response.fill(2); // what the caller's buffer becomes later does not reach the history
     expect(held.value!.every((x) => x === 1)).toBe(true);
     expect(fetched.value!.every((x) => x === 2)).toBe(true);
+  });
+
+  it('a replay pushed out of its ring while it runs keeps its event for its caller, outside the budget', () => {
+    const h = new InvocationHistory({ size: 2, eventBytes: 10_000 });
+    const replay = h.start({ functionName: 'a', records: [record(0, 'r'.repeat(3_000))], source, requestId: 'replay', replay: true });
+    const failed = h.start({ functionName: 'a', records: [record(1, 'f'.repeat(3_000))], source, requestId: 'failed' });
+    h.end(failed, { ok: false, durationMs: 1, error: { kind: 'error', name: 'Error', message: 'no' } });
+    h.start({ functionName: 'a', records: [record(2)], source, requestId: 'later' }); // pushes the replay out
+    h.end(replay, { ok: true, durationMs: 1, payload: { big: 'x'.repeat(9_000) } });
+    expect(replay.records).toHaveLength(1);
+    expect(failed.records).toHaveLength(1); // a visible invocation's event was not given up for it
+    expect(h.usage().eventBytes).toBe(failed.bytes);
+    expect(h.list().map((e) => e.requestId)).toEqual(['later', 'failed']);
   });
 
   it('lets go of the records of an invocation pushed out of its ring, except a replay, whose caller shows its event', () => {

@@ -1,7 +1,8 @@
 /**
  * The console's memory of invocations: a ring buffer per function of the last `size`
  * invocations (their summaries, log lines, answers), and the records each ran with, which the
- * event detail is built from on request. Records are what can be large, so they are kept within
+ * event detail is built from on request (copied once the invocation ends, so that a kept record
+ * does not hold the whole fetch response it was read from). Records are what can be large, so they are kept within
  * one byte budget for the whole history: past it, the oldest invocations' records are dropped
  * (their summaries stay, saying so); past 50 invocations a second of one function, only the first
  * 50 of each second and those that failed keep theirs. What the handler said (log lines, its answer, its error) is
@@ -18,13 +19,11 @@ import type { InvocationSummary, LogLine, Outcome } from './api-types.ts';
 
 /**
  * Past this many invocations a second of one function, one that succeeded keeps its summary, lines
- * and answer but not its records: a firehose's records, each kept a moment before the budget drops
- * it, outlived the young generation and cost the poller 4-8% more CPU per record with no page open.
+ * and answer but not its records. A kept event is copied out of its fetch response (owned()), which
+ * only a few a second can afford: copying every invocation's records cost the poller 25% more CPU
+ * per record (bench: console, batchSize 1000), for events no one reads at a firehose.
  */
 const EVENTS_PER_SECOND = 50;
-
-/** How long the history holds a record's bytes where the poller read them before copying them (copyHeld). */
-const COPY_AFTER_MS = 1_000;
 
 export const HISTORY_DEFAULTS = { size: 200, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
 export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
@@ -65,9 +64,8 @@ export class InvocationHistory {
   private readonly detailed: Invocation[] = [];
   private detailHeld = 0;
   private readonly listeners = new Set<(i: Invocation) => void>();
-  /** Entries whose records are still the caller's (views into a fetch response), in the order they were held, and when. */
-  private readonly borrowing: Array<{ e: Invocation; at: number }> = [];
-  private copyTimer: NodeJS.Timeout | undefined;
+  /** Entries pushed out of their ring: nothing of theirs enters a budget again (a replay still running, say). */
+  private readonly gone = new WeakSet<Invocation>();
   /** Ended past EVENTS_PER_SECOND, successfully: kept or not once the poller has said how its answer read (annotate). */
   private readonly pastRate = new Set<Invocation>();
   /** Per function, the second being counted and how many successful invocations kept their records in it. */
@@ -177,25 +175,6 @@ export class InvocationHistory {
     return () => this.listeners.delete(listener);
   }
 
-  /**
-   * Records held for COPY_AFTER_MS are copied into a buffer of their own (owned()), so they stop
-   * holding the fetch response they were read from. Not at once: at a firehose most entries lose
-   * their records to the budget within that time, and copying every record cost the poller a
-   * quarter more CPU per record (bench: console). Runs on a timer while any entry borrows.
-   */
-  copyHeld(now = this.now()): void {
-    let n = 0;
-    for (; n < this.borrowing.length && this.borrowing[n]!.at <= now - COPY_AFTER_MS; n++) {
-      const { e } = this.borrowing[n]!;
-      if (e.records) e.records = owned(e.records);
-    }
-    this.borrowing.splice(0, n);
-    if (this.borrowing.length === 0) {
-      clearInterval(this.copyTimer);
-      this.copyTimer = undefined;
-    }
-  }
-
   /** What the history holds now (for the docs' bound and the tests). */
   usage(): { entries: number; eventBytes: number } {
     return { entries: [...this.rings.values()].reduce((n, r) => n + r.length, 0), eventBytes: this.heldBytes };
@@ -219,21 +198,22 @@ export class InvocationHistory {
 
   /** `e`'s records into the byte budget; past it, the oldest invocations' records go. */
   private hold(e: Invocation): void {
-    e.bytes = e.records!.reduce((n, r) => n + recordBytes(r), 0);
+    if (this.gone.has(e)) return;
+    e.records = owned(e.records!);
+    e.bytes = e.records.reduce((n, r) => n + recordBytes(r), 0);
     this.holding.push(e);
-    this.borrowing.push({ e, at: this.now() });
-    this.copyTimer ??= setInterval(() => this.copyHeld(), COPY_AFTER_MS).unref();
     this.heldBytes += e.bytes;
     while (this.heldBytes > this.limits.eventBytes && this.holding.length > 1) {
       const old = this.holding.shift()!;
       this.heldBytes -= old.bytes;
       old.records = undefined;
-      old.eventDropped = `its records were dropped to keep the console's history within ${Math.round(this.limits.eventBytes / 1048576)} MiB of events`;
+      old.eventDropped = `its records were dropped to keep the console's history within ${sizeText(this.limits.eventBytes)} of events`;
     }
   }
 
   /** `bytes` more of what the handler said, on `e`; past the budget, the oldest invocations' lines and answers go first. */
   private account(e: Invocation, bytes: number): void {
+    if (this.gone.has(e)) return;
     if (e.detailBytes === 0) this.detailed.push(e);
     e.detailBytes += bytes;
     this.detailHeld += bytes;
@@ -245,7 +225,7 @@ export class InvocationHistory {
       old.response = undefined;
       if (old.errorDetail) old.errorDetail = { kind: old.errorDetail.kind, name: old.errorDetail.name, message: bounded(old.errorDetail.message, 500) };
       old.logsTruncated = true;
-      old.detailDropped = `its lines and answer were dropped to keep what handlers said within ${Math.round(this.limits.detailBytes / 1048576)} MiB`;
+      old.detailDropped = `its lines and answer were dropped to keep what handlers said within ${sizeText(this.limits.detailBytes)}`;
     }
   }
 
@@ -263,6 +243,7 @@ export class InvocationHistory {
     }
     // Out of the ring, no one asks for its event again; a replay's caller still shows it (server.ts).
     this.pastRate.delete(e);
+    this.gone.add(e);
     if (!e.replay) e.records = undefined;
   }
 
@@ -316,6 +297,10 @@ function owned(records: readonly KafkaRecord[]): KafkaRecord[] {
     ...(r.keySchemaMetadata ? { keySchemaMetadata: r.keySchemaMetadata } : {}),
     ...(r.valueSchemaMetadata ? { valueSchemaMetadata: r.valueSchemaMetadata } : {}),
   }));
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1048576 ? `${Math.round(bytes / 1048576)} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
 
 function bounded(text: string, limit: number): string {
