@@ -59,7 +59,10 @@ export function InvocationsView({ invocations, loaded, error, functions, params,
     const id = focused.current;
     if (id === undefined || !(active instanceof HTMLElement) || !tbody.current?.contains(active) || active.dataset.id === id) return;
     const row = tbody.current.querySelector(`tr[data-id="${CSS.escape(id)}"]`);
-    if (row instanceof HTMLElement) row.focus({ preventScroll: true });
+    if (row instanceof HTMLElement) return row.focus({ preventScroll: true });
+    // Its invocation is no longer drawn: the row now shows another, which Enter must not open unasked.
+    focused.current = undefined;
+    active.blur();
   }, [rows]);
 
   useEffect(() => {
@@ -97,17 +100,6 @@ export function InvocationsView({ invocations, loaded, error, functions, params,
     body = (
       <div class="table-wrap">
         <table class="invocations">
-          <colgroup>
-            <col class="c-time" />
-            <col class="c-name" />
-            <col class="c-name" />
-            <col class="c-offsets" />
-            <col class="c-count" />
-            <col class="c-attempt" />
-            <col class="c-duration" />
-            <col class="c-outcome" />
-            <col />
-          </colgroup>
           <thead>
             <tr>
               <th scope="col">Started</th>

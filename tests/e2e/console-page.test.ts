@@ -1,0 +1,59 @@
+/**
+ * The built console page (dist/console, `npm run build`) in Chromium against the console's own
+ * routes over a real InvocationHistory, with no poller: the page's behaviour under more
+ * invocations than a test through the broker makes quickly.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ConsoleActions } from '../../framework/console/actions.ts';
+import type { ConsoleState } from '../../framework/console/console-state.ts';
+import { InvocationHistory } from '../../framework/console/history.ts';
+import { consoleServer } from '../../framework/console/server.ts';
+import type { KafkaRecord } from '../../framework/event/record.ts';
+
+const history = new InvocationHistory();
+const startedAt = Date.now();
+let server: Server;
+let browser: Browser;
+let url: string;
+let offset = 0;
+
+function run(key: string): void {
+  const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] };
+  const e = history.start({ functionName: 'f', records: [record], source: { bootstrapServers: 'b:9092' }, requestId: `r${record.offset}` });
+  history.end(e, { ok: true, durationMs: 1 });
+}
+
+beforeAll(async () => {
+  const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
+  const routes = consoleServer({ title: 'page test', state, history, actions: { refreshOffsets: async () => {} } as unknown as ConsoleActions, readOnly: true });
+  server = createServer((req, res) => void (routes.handle(req, res) || res.writeHead(404).end()));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({ executablePath: process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  await new Promise((done) => server?.close(done));
+});
+
+it('a focused row whose invocation falls off the drawn rows lets go of the focus, so Enter opens nothing it did not show', async () => {
+  for (let i = 0; i < 3; i++) run(`first-${i}`);
+  const page = await browser.newPage();
+  await page.goto(`${url}#/invocations`);
+  const rows = page.getByTestId('invocation-row');
+  await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+  const focusedId = await rows.first().getAttribute('data-id');
+  await rows.first().focus();
+  for (let i = 0; i < 150; i++) run(`later-${i}`); // the focused one is now the 151st: past the 100 rows drawn
+  await expect.poll(() => rows.last().textContent(), { timeout: 15_000 }).toContain('later-50');
+  expect(await page.locator(`tr[data-id="${focusedId}"]`).count()).toBe(0);
+  expect(await page.evaluate('document.activeElement.tagName')).not.toBe('TR');
+  await page.keyboard.press('Enter');
+  expect(await page.evaluate('location.hash')).toBe('#/invocations');
+  await page.close();
+}, 60_000);
