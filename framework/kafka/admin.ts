@@ -167,9 +167,17 @@ export class ClusterAdmin {
     return topics[0]?.partitions.length;
   }
 
-  /** Raises a topic's partition count to `count` (Kafka never lowers it). */
+  /**
+   * Raises a topic's partition count to `count` (Kafka never lowers it). Done when the topic has
+   * that many already: kafkajs asks again after a retriable answer (a controller moving) to a
+   * request the controller had carried out, and the broker refuses a count that is not higher.
+   */
   async createPartitions(topic: string, count: number): Promise<void> {
-    await this.admin.createPartitions({ topicPartitions: [{ topic, count }] });
+    try {
+      await this.admin.createPartitions({ topicPartitions: [{ topic, count }] });
+    } catch (e) {
+      if ((e as { type?: string }).type !== 'INVALID_PARTITIONS' || ((await this.partitionCount(topic)) ?? 0) < count) throw e;
+    }
   }
 
   async deleteTopics(topics: string[]): Promise<void> {
