@@ -2,14 +2,15 @@
  * The console's memory of invocations: a ring buffer per function of the last `size`
  * invocations (their summaries, log lines, answers), and the records each ran with, which the
  * event detail is built from on request (copied once the invocation ends, so that a kept record
- * does not hold the whole fetch response it was read from). Records are what can be large, so they are kept within
- * one byte budget for the whole history: past it, the oldest invocations' records are dropped
- * (their summaries stay, saying so); past 50 invocations a second of one function, only the first
- * 50 of each second and those that failed keep theirs. What the handler said (log lines, its answer, its error) is
- * bounded per invocation (500 lines of 8 KiB, a 256 KiB answer, 16 KiB of error message and of
- * stack) and within a second budget for the whole history, `detailBytes`, past which the oldest
- * invocations lose their lines and answer the same way. Memory: at most eventBytes + detailBytes,
- * plus the summaries (200 per function, each with up to 5 keys of 200 characters).
+ * does not hold the whole fetch response it was read from). Records are what can be large, so
+ * they are kept within one byte budget for the whole history: past it, the oldest invocations'
+ * records are dropped (their summaries stay, saying so); past 50 invocations a second of one
+ * function, only the first 50 of each second and those that failed keep theirs. What the handler
+ * said (log lines, its answer, its error) is bounded per invocation (500 lines of 8 KiB, a 256 KiB
+ * answer, 16 KiB of error message and of stack) and within a second budget for the whole history,
+ * `detailBytes`, past which the oldest invocations lose their lines and answer the same way.
+ * Memory: at most eventBytes + detailBytes, plus the summaries (200 per function, each with up to
+ * 5 keys of 200 characters).
  */
 import type { EventSource } from '../event/build-event.ts';
 import type { KafkaRecord } from '../event/record.ts';
