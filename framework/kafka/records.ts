@@ -50,11 +50,7 @@ export function toKafkaRecord(topic: string, partition: number, message: KafkaMe
     const error = `its record batch (offsets ${m.unreadable.firstOffset}-${base.offset}) could not be read: ${m.unreadable.error}`;
     return { ...base, key: null, value: null, unreadable: { reason: 'BatchUnreadable', error } };
   }
-  if (m.headersOverBound) {
-    const { count, bytes } = m.headersOverBound;
-    const over = count > bounds.maxHeaders ? `it has ${count} headers, more than ${bounds.maxHeaders} (the bound maxHeaders)` : `its headers take ${bytes} bytes, more than ${bounds.maxHeaderBytes} (the bound maxHeaderBytes)`;
-    return unreadable(base, 'HeadersOverLimit', new OverLimit(over));
-  }
+  if (m.headersOverBound) return headersOverBound(base, m.headersOverBound, bounds);
   try {
     base.headers = readHeaders(m.headers, bounds);
     return base;
@@ -93,6 +89,12 @@ export function readHeaderPairs(pairs: Iterable<[string, unknown]>, bounds: Head
     if (bytes > bounds.maxHeaderBytes) throw new OverLimit(`its headers exceed ${bounds.maxHeaderBytes} bytes (the bound maxHeaderBytes)`);
   }
   return out;
+}
+
+/** A record whose headers were counted past the bounds before any was built (the kafkajs patch, the librdkafka binding's): it travels on without them. */
+export function headersOverBound(record: KafkaRecord, { count, bytes }: { count: number; bytes: number }, bounds: HeaderBounds): KafkaRecord {
+  const over = count > bounds.maxHeaders ? `it has ${count} headers, more than ${bounds.maxHeaders} (the bound maxHeaders)` : `its headers take ${bytes} bytes, more than ${bounds.maxHeaderBytes} (the bound maxHeaderBytes)`;
+  return unreadable(record, 'HeadersOverLimit', new OverLimit(over));
 }
 
 /** A record whose headers could not be read: it travels on without them, marked for the failure policy. */

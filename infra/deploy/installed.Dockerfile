@@ -26,7 +26,8 @@ RUN npm pkg delete devDependencies \
  && npm install --omit=dev --ignore-scripts --no-package-lock --no-audit --no-fund && npm cache clean --force \
  && node infra/patches/kafkajs.mjs \
  && (npm rebuild @confluentinc/kafka-javascript \
-     || echo 'sluice: the librdkafka binding did not install; triggers with engine: librdkafka will not start')
+     || echo 'sluice: the librdkafka binding did not install; triggers with engine: librdkafka will not start') \
+ && node infra/patches/librdkafka.mjs
 
 # 2. The runtime: Node, those node_modules and the package's compiled dist/, owned by root and run
 #    by the unprivileged `node` user of the base image.

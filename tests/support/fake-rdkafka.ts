@@ -41,7 +41,7 @@ export class FakeConsumer extends EventEmitter {
 }
 
 
-export const fakeRdkafkaClient = () => ({ loadRdkafka: () => ({ KafkaConsumer: FakeConsumer }) });
+export const fakeRdkafkaClient = () => ({ loadRdkafka: () => ({ KafkaConsumer: FakeConsumer }), rdkafkaPatch: () => ({ patched: true }) });
 
 export const silentLogger: any = { error() {}, warn() {}, info() {}, debug() {}, child: () => silentLogger, level: 'warn' };
 

@@ -1,14 +1,16 @@
 /**
  * What the librdkafka member keeps of a message as it arrives. librdkafka reads and decompresses
- * record batches in C, without Sluice's bounds (docs/failures.md), so a record is checked once it
- * is here: one whose key and value pass maxDecompressedBytes is what kafkajs refuses from its
- * batch's framing (BatchUnreadable), and could never be invoked (Lambda's payload is 6 MB). Its
- * bytes are let go at once, before it waits in the member's buffer: only its coordinates and size
- * stay, and it reaches the destination as BatchUnreadable, as on kafkajs.
+ * record batches in C. With Sluice's patch (infra/patches/librdkafka.mjs) it stops inflating a
+ * batch past receive.message.max.bytes and hands the batch over as a decompression error at its
+ * last offset, and the binding copies no record whose key and value pass maxDecompressedBytes (it
+ * hands over the size instead): both go to the destination as BatchUnreadable, as on kafkajs.
+ * Without the patch such a record arrives whole, and its bytes are let go of here, before it waits
+ * in the member's buffer: only its coordinates and size stay.
  */
 import type { Message } from '@confluentinc/kafka-javascript';
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
 import type { KafkaRecord } from '../../event/record.ts';
+import { RECEIVE_MAX_BYTES } from './patched.ts';
 
 /**
  * What a buffered message counts toward the member's read-ahead besides its payload: about what a
@@ -18,7 +20,19 @@ import type { KafkaRecord } from '../../event/record.ts';
 export const MESSAGE_OVERHEAD_BYTES = 512;
 
 const LET_GO = Symbol('sluice.letGo');
-type Arrived = Message & { [LET_GO]?: number };
+/** What the patched binding adds to a message it did not convert whole. */
+export interface NativeMarks {
+  /** The record's key and value bytes, not copied (past SLUICE_RDKAFKA_MAX_RECORD_BYTES). */
+  sluiceLetGo?: number;
+  /** Its headers, counted and not built (past SLUICE_RDKAFKA_MAX_HEADERS or _HEADER_BYTES). */
+  sluiceHeadersOverLimit?: { count: number; bytes: number };
+  /** A record batch of the partition librdkafka could not read, at the batch's last offset. */
+  sluiceError?: { code: number; message: string };
+}
+type Arrived = Message & NativeMarks & { [LET_GO]?: number };
+
+/** The error of an unreadable record batch, when this message stands for one. */
+export const unreadableBatch = (m: Message): NativeMarks['sluiceError'] => (m as Arrived).sluiceError;
 
 /** The message to buffer: itself, or, past `bound`, a copy without key, value and headers that remembers their size. */
 export function arrived(m: Message, bound: number = INPUT_BOUNDS.maxDecompressedBytes): Message {
@@ -33,7 +47,13 @@ export const bufferCost = (m: Message): number => m.size + MESSAGE_OVERHEAD_BYTE
 
 /** The record of a message `arrived` let go of: unreadable, BatchUnreadable; undefined for any other. */
 export function letGoRecord(base: KafkaRecord, m: Message, bound: number = INPUT_BOUNDS.maxDecompressedBytes): KafkaRecord | undefined {
-  const bytes = (m as Arrived)[LET_GO];
+  const failed = unreadableBatch(m);
+  if (failed) {
+    const first = /of message at (\d+)/.exec(failed.message)?.[1] ?? '?';
+    const error = `its record batch (offsets ${first}-${base.offset}) could not be read: librdkafka: ${failed.message} (a batch that would inflate past ${RECEIVE_MAX_BYTES} bytes, from maxDecompressedBytes, is not decompressed)`;
+    return { ...base, key: null, value: null, headers: [], unreadable: { reason: 'BatchUnreadable', error } };
+  }
+  const bytes = (m as Arrived)[LET_GO] ?? (m as Arrived).sluiceLetGo;
   if (bytes === undefined) return undefined;
   const error = `its record batch decompressed past maxDecompressedBytes (${bound} bytes): this record alone is ${bytes} bytes (librdkafka decompresses batches itself, so the bound is checked on each record it hands over)`;
   return { ...base, key: null, value: null, headers: [], unreadable: { reason: 'BatchUnreadable', error } };

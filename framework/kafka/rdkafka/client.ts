@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import type * as Rdkafka from '@confluentinc/kafka-javascript';
 import { ConfigError } from '../../errors.ts';
+import { bindingPatch, handBoundsToBinding, type PatchState } from './patched.ts';
 
 export type RdkafkaModule = typeof Rdkafka;
 
@@ -24,6 +25,7 @@ let loaded: RdkafkaModule | undefined;
 export function loadRdkafka(askedBy: string): RdkafkaModule {
   if (loaded) return loaded;
   const require = createRequire(import.meta.url);
+  handBoundsToBinding();
   try {
     loaded = require(RDKAFKA_PACKAGE) as RdkafkaModule;
     return loaded;
@@ -31,3 +33,7 @@ export function loadRdkafka(askedBy: string): RdkafkaModule {
     throw new ConfigError(`${askedBy}: engine librdkafka needs ${RDKAFKA_PACKAGE}, which is not installed or did not build (${(e as Error).message.split('\n')[0]}). Install it: ${INSTALL_HINT}.`);
   }
 }
+
+let patch: PatchState | undefined;
+/** Whether the binding carries Sluice's bounds (patched.ts); asked once a process. */
+export const rdkafkaPatch = (): PatchState => (patch ??= bindingPatch(RDKAFKA_PACKAGE));

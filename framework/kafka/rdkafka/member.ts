@@ -31,13 +31,14 @@ import { ConfigError } from '../../errors.ts';
 import type { KafkaRecord } from '../../event/record.ts';
 import type { CommitResult, GroupMember, GroupMemberOptions, PartitionBatch } from '../group-member.ts';
 import { newestOf } from '../log-end.ts';
-import { readHeaderPairs, withoutHeaders } from '../records.ts';
+import { headersOverBound, readHeaderPairs, withoutHeaders } from '../records.ts';
 import type { KafkaSecurity } from '../security.ts';
 import { settledBy } from '../settled-by.ts';
-import { loadRdkafka, type RdkafkaModule } from './client.ts';
+import { loadRdkafka, rdkafkaPatch, type RdkafkaModule } from './client.ts';
 import { Commits, ERR_METADATA_TOO_LARGE } from './commits.ts';
 import { CONNECT_WITHIN_MS, rdkafkaConnection } from './connection.ts';
-import { arrived, bufferCost, letGoRecord } from './arrived.ts';
+import { arrived, bufferCost, letGoRecord, unreadableBatch, type NativeMarks } from './arrived.ts';
+import { FETCH_MAX_BYTES, RECEIVE_MAX_BYTES } from './patched.ts';
 import { headerPairsOf } from './headers.ts';
 import { ERR_FATAL, fatalError } from './fatal.ts';
 
@@ -114,12 +115,25 @@ interface Slot {
   startedAt: number;
   /** The highest offset this assignment committed: records below it succeeded and are never run again here. */
   committedNext?: number;
+  /**
+   * The last offset of a record batch librdkafka could not read, handed over once: it reports the
+   * batch again at each fetch until the partition is moved past it (after its batch ran).
+   */
+  unreadableAt?: number;
 }
+
+/** Said once a process: the binding runs without Sluice's bounds. */
+let unpatchedSaid = false;
 
 let epochs = 0;
 
 export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
   const { KafkaConsumer } = loadRdkafka(o.askedBy);
+  const patch = rdkafkaPatch();
+  if (!patch.patched && !unpatchedSaid) {
+    unpatchedSaid = true;
+    o.logger.warn(`engine librdkafka runs without Sluice's bounds: ${patch.why}`, { groupId: o.groupId });
+  }
   const slots = new Map<number, Slot>();
   const tp = (partition: number): TopicPartition => ({ topic: o.topic, partition });
   let running = 0;
@@ -158,6 +172,10 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       'fetch.wait.max.ms': o.maxWaitTimeMs,
       'fetch.min.bytes': o.minBytes,
       'max.partition.fetch.bytes': o.maxBytesPerPartition,
+      // What a batch may inflate to (the patched librdkafka's gzip and LZ4, and its zstd) and a
+      // response may hold: past it the batch is a decompression error, sent to the destination.
+      'fetch.max.bytes': Math.max(FETCH_MAX_BYTES, o.maxBytesPerPartition),
+      'receive.message.max.bytes': Math.max(RECEIVE_MAX_BYTES, o.maxBytesPerPartition + 64 * 1024),
       // The default (1 s) stalls the fetcher between fetches of a busy partition.
       'fetch.queue.backoff.ms': 10,
       rebalance_cb: (err: LibrdKafkaError, assignment: TopicPartition[]) => void rebalance(err, assignment),
@@ -281,6 +299,11 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
         const slot = slots.get(m.partition);
         // A seek not done yet: this poll began before it, so its records of the partition are from before it.
         if (!slot || slot.revoked || slot.seekTo !== undefined) continue;
+        if (unreadableBatch(m)) {
+          // Handed over again at each fetch until the partition moves past it: once is enough.
+          if (slot.unreadableAt === m.offset) continue;
+          slot.unreadableAt = m.offset;
+        }
         slot.buffer.push(arrived(m));
         slot.bufferedBytes += bufferCost(m);
         if (!slot.paused && slot.bufferedBytes >= prefetchBytes()) {
@@ -406,11 +429,15 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       // What the batch left is fetched again: from its last commit, where it began, or where
       // fetchFrom said; what was fetched beyond the batch meanwhile goes (it follows the gap).
       if (slot.position !== end && slots.get(partition) === slot) seekLater(partition, slot, slot.position);
+      // An unreadable batch ends it: librdkafka fetches on from that batch's start until moved past it.
+      else if (unreadableBatch(messages[messages.length - 1]!) && slots.get(partition) === slot) seekLater(partition, slot, end);
     }
   }
 
   /** Drops what the partition buffered and asks the poll loop to seek it to `offset` between polls. */
   function seekLater(partition: number, slot: Slot, offset: number): void {
+    // Back to an unreadable batch: it is to be handed over again.
+    if (slot.unreadableAt !== undefined && offset <= slot.unreadableAt) slot.unreadableAt = undefined;
     slot.buffer.length = 0;
     slot.bufferedBytes = 0;
     slot.seekTo = offset;
@@ -551,6 +578,8 @@ function toRecord(topic: string, partition: number, m: Message): KafkaRecord {
   };
   const letGo = letGoRecord(base, m);
   if (letGo) return letGo;
+  const over = (m as NativeMarks).sluiceHeadersOverLimit;
+  if (over) return headersOverBound(base, over, INPUT_BOUNDS);
   try {
     base.headers = readHeaderPairs(headerPairsOf(m.headers), INPUT_BOUNDS);
     return base;

@@ -1,0 +1,65 @@
+/**
+ * A compressed record batch that would inflate past maxDecompressedBytes, between two ordinary
+ * records of its partition, one partition per codec: the record before it is invoked, the batch
+ * goes to the destination as one BatchUnreadable record at its last offset naming its offsets, the
+ * record after it is invoked, and the partition commits to its end. On kafkajs Sluice's codecs
+ * refuse the batch; on librdkafka (the engines tier) Sluice's patch stops librdkafka inflating it
+ * (gzip and LZ4 had no bound at all there) and hands the batch over with its partition, which the
+ * binding used to drop, so librdkafka fetched the batch again for ever.
+ */
+import kafkajs from 'kafkajs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { INPUT_BOUNDS } from '../../framework/config/input-bounds.ts';
+import { FAILURE_HEADERS } from '../../framework/failure/failed-record.ts';
+import '../../framework/kafka/codecs/index.ts';
+import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
+import { deleteTopic, kafka, offsets, readTopic, uniqueName, waitFor, withAdmin } from '../support/kafka.ts';
+
+const { CompressionTypes } = kafkajs;
+const CODECS = [['gzip', CompressionTypes.GZIP], ['lz4', CompressionTypes.LZ4], ['zstd', CompressionTypes.ZSTD]] as const;
+/** Four records of zeros, together twice the bound: a few KB on the wire. */
+const BOMB_RECORDS = 4;
+const bombValue = () => Buffer.alloc(INPUT_BOUNDS.maxDecompressedBytes / 2);
+
+describe('a record batch that inflates past the bound', () => {
+  const topics: string[] = [];
+  let h: Harness | undefined;
+  afterAll(async () => {
+    await h?.stop();
+    for (const t of topics) await deleteTopic(t);
+  });
+
+  it('goes to the destination as one BatchUnreadable record; the records either side of it are invoked', async () => {
+    const topic = uniqueName('unreadable');
+    const failed = `${topic}-failed`;
+    topics.push(topic, failed);
+    await withAdmin((a) => a.ensureTopics([{ topic, partitions: CODECS.length, config: { 'max.message.bytes': String(8 * 1024 * 1024) } }, { topic: failed, partitions: 1 }]));
+    const producer = kafka().producer();
+    await producer.connect();
+    try {
+      for (const [partition, [, compression]] of CODECS.entries()) {
+        await producer.send({ topic, acks: -1, messages: [{ partition, value: 'before' }] });
+        await producer.send({ topic, acks: -1, compression, messages: Array.from({ length: BOMB_RECORDS }, () => ({ partition, value: bombValue() })) });
+        await producer.send({ topic, acks: -1, messages: [{ partition, value: 'after' }] });
+      }
+    } finally {
+      await producer.disconnect();
+    }
+    const end = BOMB_RECORDS + 2;
+    h = await startRecorder({ topic, batchSize: 10, failure: failurePolicy({ maximumRetryAttempts: 0, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } }) });
+    await waitFor('every partition committed to its end', async () => (await offsets(h!.trigger.consumerGroupId, topic)).every((p) => p.committed === end), 60_000);
+
+    const invoked = h.seen().flatMap(recordsOf).map((r) => `${r.partition}:${r.offset}:${Buffer.from(r.value, 'base64').toString()}`).sort();
+    expect(invoked).toEqual(CODECS.flatMap((_, p) => [`${p}:0:before`, `${p}:${end - 1}:after`]).sort());
+    const dead = await readTopic(failed, CODECS.length);
+    const copies = dead.map((d) => ({
+      partition: Number(String(d.headers[FAILURE_HEADERS.partition])),
+      offset: String(d.headers[FAILURE_HEADERS.offset]),
+      reason: String(d.headers[FAILURE_HEADERS.reason]),
+      error: String(d.headers[FAILURE_HEADERS.error]),
+    })).sort((a, b) => a.partition - b.partition);
+    console.log(`[unreadable] ${copies.map((c) => `${CODECS[c.partition]![0]}: ${c.error}`).join('\n')}`);
+    expect(copies.map(({ partition, offset, reason }) => ({ partition, offset, reason }))).toEqual(CODECS.map((_, p) => ({ partition: p, offset: String(BOMB_RECORDS), reason: 'BatchUnreadable' })));
+    for (const c of copies) expect(c.error).toContain(`its record batch (offsets 1-${BOMB_RECORDS})`);
+  });
+});
