@@ -32,11 +32,12 @@
 // Idempotent; refuses any other version; never fails an install (the engine is optional): it says
 // what it could not do, and a librdkafka member says it again when it starts.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-export const MARKER = 'sluice-patch v1';
+export const MARKER = 'sluice-patch v2';
 const VERSION = '1.10.1';
 /** Written next to the binary once it is rebuilt with the patch; the member reads it. */
 export const STAMP = 'sluice-patch.json';
@@ -122,12 +123,17 @@ void *rd_gz_decompress_max(const void *compressed,
 `,
     after: `                        size_t extra = RD_MAX(outlen * 3 / 4, 1024);
 
-                        /* ${MARKER}: no output past receive.message.max.bytes */
-                        if (outlen + extra >
-                            (size_t)rkb->rkb_rk->rk_conf.recv_max_msg_size) {
+                        /* ${MARKER}: no output past receive.message.max.bytes:
+                         * the buffer grows up to it, and more output than
+                         * that is a batch that cannot be read */
+                        const size_t max_out =
+                            (size_t)rkb->rkb_rk->rk_conf.recv_max_msg_size;
+                        if (outlen >= max_out) {
                                 err = RD_KAFKA_RESP_ERR__BAD_COMPRESSION;
                                 goto done;
                         }
+                        if (outlen + extra > max_out)
+                                extra = max_out - outlen;
 `,
   },
   {
@@ -141,6 +147,97 @@ void *rd_gz_decompress_max(const void *compressed,
                 err = RD_KAFKA_RESP_ERR__BAD_COMPRESSION;
                 goto done;
         }`,
+  },
+  {
+    // Its buffer grew threefold a try and stopped once past the bound, so a batch between the last
+    // size tried and the bound never decompressed (librdkafka's own #5260, biting at a lower bound).
+    file: 'deps/librdkafka/src/rdkafka_zstd.c',
+    before: `                        /* Grow quadratically */
+                        out_bufsize += RD_MAX(out_bufsize * 2, 4000);
+`,
+    after: `                        /* Grow quadratically */
+                        unsigned long long tried = out_bufsize;
+                        out_bufsize += RD_MAX(out_bufsize * 2, 4000);
+
+                        /* ${MARKER}: the last try is the bound itself */
+                        if (tried < (unsigned long long)rkb->rkb_rk->rk_conf
+                                        .recv_max_msg_size &&
+                            out_bufsize > (unsigned long long)rkb->rkb_rk
+                                              ->rk_conf.recv_max_msg_size)
+                                out_bufsize = (unsigned long long)rkb->rkb_rk
+                                                  ->rk_conf.recv_max_msg_size;
+`,
+  },
+  {
+    // Snappy cannot pass about 21 times its input, but a topic's batches can be large: bounded too.
+    file: 'deps/librdkafka/src/snappy.h',
+    before: `char *rd_kafka_snappy_java_uncompress (const char *inbuf, size_t inlen,`,
+    after: `/* ${MARKER}: the bounded variant, refusing output past max_out (0: no bound) */
+char *rd_kafka_snappy_java_uncompress_max (const char *inbuf, size_t inlen,
+                                           size_t *outlenp,
+                                           char *errstr, size_t errstr_size,
+                                           size_t max_out);
+char *rd_kafka_snappy_java_uncompress (const char *inbuf, size_t inlen,`,
+  },
+  {
+    file: 'deps/librdkafka/src/snappy.c',
+    before: `char *rd_kafka_snappy_java_uncompress (const char *inbuf, size_t inlen,
+                                       size_t *outlenp,
+                                       char *errstr, size_t errstr_size) {
+        int pass;`,
+    after: `char *rd_kafka_snappy_java_uncompress (const char *inbuf, size_t inlen,
+                                       size_t *outlenp,
+                                       char *errstr, size_t errstr_size) {
+        return rd_kafka_snappy_java_uncompress_max(inbuf, inlen, outlenp,
+                                                   errstr, errstr_size, 0);
+}
+
+/* ${MARKER}: the first pass refuses a total past max_out */
+char *rd_kafka_snappy_java_uncompress_max (const char *inbuf, size_t inlen,
+                                           size_t *outlenp,
+                                           char *errstr, size_t errstr_size,
+                                           size_t max_out) {
+        int pass;`,
+  },
+  {
+    file: 'deps/librdkafka/src/snappy.c',
+    before: `                if (pass == 1) {
+                        if (uof <= 0) {`,
+    after: `                if (pass == 1 && max_out && (size_t)uof > max_out) {
+                        rd_snprintf(errstr, errstr_size,
+                                    "Snappy-java framed data would "
+                                    "decompress to %"PRIdsz" bytes, over %"
+                                    PRIdsz, uof, (ssize_t)max_out);
+                        return NULL;
+                }
+
+                if (pass == 1) {
+                        if (uof <= 0) {`,
+  },
+  {
+    file: 'deps/librdkafka/src/rdkafka_msgset_reader.c',
+    before: `                        iov.iov_base = rd_kafka_snappy_java_uncompress(
+                            inbuf, inlen, &iov.iov_len, errstr, sizeof(errstr));`,
+    after: `                        /* ${MARKER}: bounded as zstd is */
+                        iov.iov_base = rd_kafka_snappy_java_uncompress_max(
+                            inbuf, inlen, &iov.iov_len, errstr, sizeof(errstr),
+                            (size_t)msetr->msetr_rkb->rkb_rk->rk_conf
+                                .recv_max_msg_size);`,
+  },
+  {
+    file: 'deps/librdkafka/src/rdkafka_msgset_reader.c',
+    before: `                        /* Allocate output buffer for uncompressed data */
+                        iov.iov_base = rd_malloc(iov.iov_len);`,
+    after: `                        /* ${MARKER}: a declared length past the bound is not allocated */
+                        if (unlikely(iov.iov_len >
+                                     (size_t)msetr->msetr_rkb->rkb_rk->rk_conf
+                                         .recv_max_msg_size)) {
+                                err = RD_KAFKA_RESP_ERR__BAD_COMPRESSION;
+                                goto err;
+                        }
+
+                        /* Allocate output buffer for uncompressed data */
+                        iov.iov_base = rd_malloc(iov.iov_len);`,
   },
   {
     file: 'src/common.cc',
@@ -341,7 +438,7 @@ export function applyEdits(dir) {
     let text = readFileSync(path, 'utf8');
     if (text.includes(MARKER)) {
       if (edits.every((e) => text.includes(e.after))) continue;
-      throw new Error(`${file} carries another version of Sluice's patch: reinstall the binding (npm ci, or npm rebuild @confluentinc/kafka-javascript), which restores its sources`);
+      throw new Error(`${file} carries another version of Sluice's patch: reinstall the binding (rm -rf node_modules/@confluentinc/kafka-javascript, then npm install), which restores its sources`);
     }
     for (const edit of edits) {
       const at = text.indexOf(edit.before);
@@ -356,11 +453,27 @@ export function applyEdits(dir) {
   return changed;
 }
 
-/** Rebuilds the binding where its install built it, compiling only what changed; 'dynamic' when it links Debian's libraries. */
+/** Text only the patched sources put in each binary: librdkafka's (a snappy error) and the binding's (an environment name). */
+const BUILT_MARKS = { librdkafka: 'Snappy-java framed data would', binding: 'SLUICE_RDKAFKA_MAX_RECORD_BYTES' };
+
+/**
+ * Rebuilds the binding where its install built it, compiling only what changed; 'dynamic' when it
+ * links Debian's libraries. librdkafka installs itself into the folder it was configured for, which
+ * is not this one when the tree was moved since (a copied node_modules): the library the binding
+ * loads is copied from the build. Throws unless both binaries it loads carry the patch.
+ */
 function rebuild(dir) {
   const mk = readFileSync(join(dir, 'build/confluent-kafka-javascript.target.mk'), 'utf8');
   const linking = /librdkafka\.so|-lrdkafka/.test(mk) && !/librdkafka-static\.a|librdkafka\.a/.test(mk) ? 'dynamic' : 'static';
   execFileSync('make', ['-C', 'build', 'BUILDTYPE=Release'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CKJS_LINKING: linking } });
+  const binding = join(dir, 'build/Release/confluent-kafka-javascript.node');
+  let librdkafka = binding;
+  if (linking === 'dynamic') {
+    librdkafka = join(dir, 'build/deps/librdkafka.so.1');
+    copyFileSync(join(dir, 'deps/librdkafka/src/librdkafka.so.1'), librdkafka);
+  }
+  if (!readFileSync(librdkafka).includes(BUILT_MARKS.librdkafka)) throw new Error(`the rebuilt ${librdkafka} does not carry the patch`);
+  if (!readFileSync(binding).includes(BUILT_MARKS.binding)) throw new Error(`the rebuilt ${binding} does not carry the patch`);
   return linking;
 }
 
@@ -370,6 +483,8 @@ function main() {
   const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const say = (line) => console.error(`sluice: ${line}`);
   if (version !== VERSION) return say(`@confluentinc/kafka-javascript ${version} is not the ${VERSION} Sluice patches: the librdkafka engine runs without its bounds (docs/failures.md)`);
+  // Not built at all (an install with --ignore-scripts, or a build that failed): a member says what to install.
+  if (!existsSync(join(dir, 'build/Release/confluent-kafka-javascript.node'))) return;
   if (!existsSync(join(dir, 'build/confluent-kafka-javascript.target.mk'))) {
     return say(`@confluentinc/kafka-javascript was installed prebuilt, so Sluice cannot patch it here and the librdkafka engine runs without its bounds. Build it from source (npm rebuild @confluentinc/kafka-javascript --build-from-source), then run node ${join(dirname(new URL(import.meta.url).pathname), 'librdkafka.mjs')}`);
   }
@@ -387,4 +502,5 @@ function main() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+// Run as a script, also by a path with a space or through a symlink (pnpm, npm link): compared as real paths.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) main();

@@ -5,7 +5,10 @@
  * record after it is invoked, and the partition commits to its end. On kafkajs Sluice's codecs
  * refuse the batch; on librdkafka (the engines tier) Sluice's patch stops librdkafka inflating it
  * (gzip and LZ4 had no bound at all there) and hands the batch over with its partition, which the
- * binding used to drop, so librdkafka fetched the batch again for ever.
+ * binding used to drop, so librdkafka fetched the batch again for ever. And a batch just under the
+ * bound, of a size its frames do not declare (Sluice's own LZ4 and zstd codecs write none), is
+ * invoked whole: librdkafka grows its buffer by guesses, and its last guess must be the bound itself
+ * (the first version of the patch refused LZ4 from about 19 MB and zstd from about 11 MB).
  */
 import kafkajs from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,6 +20,7 @@ import { deleteTopic, kafka, offsets, readTopic, uniqueName, waitFor, withAdmin 
 
 const { CompressionTypes } = kafkajs;
 const CODECS = [['gzip', CompressionTypes.GZIP], ['lz4', CompressionTypes.LZ4], ['zstd', CompressionTypes.ZSTD]] as const;
+const ALL_CODECS = [...CODECS, ['snappy', CompressionTypes.Snappy]] as const;
 /** Four records of zeros, together twice the bound: a few KB on the wire. */
 const BOMB_RECORDS = 4;
 const bombValue = () => Buffer.alloc(INPUT_BOUNDS.maxDecompressedBytes / 2);
@@ -61,5 +65,32 @@ describe('a record batch that inflates past the bound', () => {
     console.log(`[unreadable] ${copies.map((c) => `${CODECS[c.partition]![0]}: ${c.error}`).join('\n')}`);
     expect(copies.map(({ partition, offset, reason }) => ({ partition, offset, reason }))).toEqual(CODECS.map((_, p) => ({ partition: p, offset: String(BOMB_RECORDS), reason: 'BatchUnreadable' })));
     for (const c of copies) expect(c.error).toContain(`its record batch (offsets 1-${BOMB_RECORDS})`);
+  });
+  it('a batch just under the bound, of a size its frames do not declare, is invoked whole in every codec', async () => {
+    const topic = uniqueName('under-bound');
+    const failed = `${topic}-failed`;
+    topics.push(topic, failed);
+    await withAdmin((a) => a.ensureTopics([{ topic, partitions: ALL_CODECS.length }, { topic: failed, partitions: 1 }]));
+    // 300 JSON records of 100 kB: 30 MB, under maxDecompressedBytes (33.5 MB) and past every size librdkafka guesses first.
+    const count = 300;
+    const value = (i: number) => `{"i":${String(i).padStart(6, '0')},"pad":"${'x'.repeat(100_000 - 30)}"}`;
+    const producer = kafka().producer();
+    await producer.connect();
+    try {
+      for (const [partition, [, compression]] of ALL_CODECS.entries()) {
+        await producer.send({ topic, acks: -1, compression, messages: Array.from({ length: count }, (_, i) => ({ partition, value: value(i) })) });
+      }
+    } finally {
+      await producer.disconnect();
+    }
+    const under = await startRecorder({ topic, batchSize: 10, failure: failurePolicy({ maximumRetryAttempts: 0, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } }) });
+    try {
+      await waitFor('every partition committed to its end', async () => (await offsets(under.trigger.consumerGroupId, topic)).every((p) => p.committed === count), 90_000);
+      const invoked = under.seen().flatMap(recordsOf);
+      expect(ALL_CODECS.map(([codec], p) => [codec, new Set(invoked.filter((r) => r.partition === p).map((r) => r.offset)).size])).toEqual(ALL_CODECS.map(([codec]) => [codec, count]));
+      expect((await withAdmin((a) => a.offsets('nobody', failed)))[0]!.logEnd).toBe(0);
+    } finally {
+      await under.stop();
+    }
   });
 });

@@ -41,7 +41,9 @@ export class FakeConsumer extends EventEmitter {
 }
 
 
-export const fakeRdkafkaClient = () => ({ loadRdkafka: () => ({ KafkaConsumer: FakeConsumer }), rdkafkaPatch: () => ({ patched: true }) });
+/** Whether the fake binding carries Sluice's patch (client.ts's rdkafkaPatch): a test may turn it off. */
+export const fakePatch: { patched: boolean; why?: string } = { patched: true };
+export const fakeRdkafkaClient = () => ({ loadRdkafka: () => ({ KafkaConsumer: FakeConsumer }), rdkafkaPatch: () => fakePatch });
 
 export const silentLogger: any = { error() {}, warn() {}, info() {}, debug() {}, child: () => silentLogger, level: 'warn' };
 

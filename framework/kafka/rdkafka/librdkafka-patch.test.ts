@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bindingPatch } from './patched.ts';
+import { bindingPatch, PATCH_MARKER } from './patched.ts';
 import { applyEdits, EDITS, MARKER } from '../../../infra/patches/librdkafka.mjs';
 
 const installed = dirname(createRequire(import.meta.url).resolve('@confluentinc/kafka-javascript/package.json'));
@@ -31,6 +31,8 @@ function shipped(): string {
 }
 
 describe("Sluice's patch of @confluentinc/kafka-javascript", () => {
+  it('is the version the member looks for in the stamp', () => expect(MARKER).toBe(PATCH_MARKER));
+
   it('applied to the sources as shipped, makes every edit once; a second time it changes nothing', () => {
     const dir = shipped();
     for (const file of files) expect(readFileSync(join(dir, file), 'utf8')).not.toContain(MARKER);

@@ -10,6 +10,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
 
+/** What infra/patches/librdkafka.mjs writes into its stamp (librdkafka-patch.test.ts checks both agree). */
+export const PATCH_MARKER = 'sluice-patch v2';
+
 /** What librdkafka may inflate one fetch's batch to, and a response's size: Sluice's batch bound, and room for the response's framing. */
 export const RECEIVE_MAX_BYTES = INPUT_BOUNDS.maxDecompressedBytes + 64 * 1024;
 /** A fetch response's records, below RECEIVE_MAX_BYTES as librdkafka requires (at least 512 bytes below it). */
@@ -40,7 +43,7 @@ export function bindingPatch(packageName: string): PatchState {
   if (existsSync(stamp)) {
     try {
       const { patch } = JSON.parse(readFileSync(stamp, 'utf8')) as { patch?: string };
-      if (patch === 'sluice-patch v1') return { patched: true };
+      if (patch === PATCH_MARKER) return { patched: true };
     } catch {
       // an unreadable stamp is no stamp
     }
