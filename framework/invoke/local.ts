@@ -45,6 +45,11 @@ export interface LocalInvokerOptions {
   logTap?: HandlerLogTap;
 }
 
+/** How long a build that failed because esbuild's service stopped waits for a stop to show. */
+const STOP_GRACE_MS = 500;
+/** esbuild's answer once its service process is gone (a signal, or its own crash). */
+const esbuildStopped = (e: unknown): boolean => /The service (was stopped|is no longer running)/.test((e as Error)?.message ?? '');
+
 export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
   const runtimes = new Map<string, FunctionRuntime>();
   const idle = new Map<string, Set<HandlerWorker>>();
@@ -91,7 +96,10 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
     } catch (e) {
       await worker?.terminate();
       if (worker) void unlink(worker.runtime.bundle).catch(() => undefined);
-      if (stopping) return; // a save that met Ctrl-C: the run ends on the code it has
+      // A save that met Ctrl-C: the run ends on the code it has. Ctrl-C signals esbuild's service
+      // too (the terminal's whole process group), which can fail the build before this process's
+      // own SIGINT handler has begun the stop: a build whose service stopped waits a moment for it.
+      if (stopping || (esbuildStopped(e) && (await new Promise((r) => setTimeout(r, STOP_GRACE_MS)), stopping))) return;
       o.logger.error(`${what} changed, but ${fn.functionName} keeps running its previous code: ${(e as Error).message}`, { function: fn.functionName });
       return;
     }
