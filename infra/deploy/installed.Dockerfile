@@ -14,18 +14,22 @@ ARG NODE_VERSION=22
 #    ranges, as in a service's install; its devDependencies, which npm would still resolve, are
 #    dropped first). No install scripts, then the
 #    one install step that is needed, Sluice's patch of kafkajs (docs/how-it-works.md, "How the
-#    bounds are enforced"), and the librdkafka engine's binding (an optional dependency), whose
-#    install downloads the prebuilt librdkafka for the image's platform. Should that fail, the
-#    image still runs every kafkajs trigger, and a trigger with engine: librdkafka says at start
-#    what is missing.
+#    bounds are enforced"), and the librdkafka engine's binding (an optional dependency), built
+#    from source against Debian's libraries (a minute or two) so that Sluice's patch of it applies:
+#    a prebuilt binding would run without the bounds on hostile input (docs/failures.md). Should
+#    that fail, the image still runs every kafkajs trigger, and a trigger with engine: librdkafka
+#    says at start what is missing.
 FROM node:${NODE_VERSION}-bookworm-slim AS deps
 WORKDIR /app
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends g++ make python3 libssl-dev zlib1g-dev libzstd-dev liblz4-dev libsasl2-dev libcurl4-openssl-dev \
+ && rm -rf /var/lib/apt/lists/*
 COPY package.json ./
 COPY infra/patches ./infra/patches
 RUN npm pkg delete devDependencies \
  && npm install --omit=dev --ignore-scripts --no-package-lock --no-audit --no-fund && npm cache clean --force \
  && node infra/patches/kafkajs.mjs \
- && (npm rebuild @confluentinc/kafka-javascript \
+ && (CKJS_LINKING=dynamic npm rebuild @confluentinc/kafka-javascript --build-from-source \
      || echo 'sluice: the librdkafka binding did not install; triggers with engine: librdkafka will not start') \
  && node infra/patches/librdkafka.mjs
 
@@ -35,6 +39,10 @@ FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     SLUICE_LOG_FORMAT=json
 WORKDIR /app
+#    The libraries the librdkafka binding was built against.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libssl3 zlib1g libzstd1 liblz4-1 libsasl2-2 libcurl4 \
+ && rm -rf /var/lib/apt/lists/*
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY dist ./dist
