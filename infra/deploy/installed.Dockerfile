@@ -22,7 +22,7 @@ ARG NODE_VERSION=22
 FROM node:${NODE_VERSION}-bookworm-slim AS deps
 WORKDIR /app
 RUN apt-get update \
- && apt-get install -y --no-install-recommends g++ make python3 libssl-dev zlib1g-dev libzstd-dev liblz4-dev libsasl2-dev libcurl4-openssl-dev \
+ && apt-get install -y --no-install-recommends g++ make python3 pkg-config libssl-dev zlib1g-dev libzstd-dev liblz4-dev libsasl2-dev libcurl4-openssl-dev \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json ./
 COPY infra/patches ./infra/patches
@@ -39,9 +39,10 @@ FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     SLUICE_LOG_FORMAT=json
 WORKDIR /app
-#    The libraries the librdkafka binding was built against.
+#    The libraries the librdkafka binding was built against, and the CA certificates its TLS
+#    verifies brokers with (kafkajs uses Node's own).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libssl3 zlib1g libzstd1 liblz4-1 libsasl2-2 libcurl4 \
+ && apt-get install -y --no-install-recommends ca-certificates libssl3 zlib1g libzstd1 liblz4-1 libsasl2-2 libcurl4 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./

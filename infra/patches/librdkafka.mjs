@@ -6,9 +6,10 @@
 //
 // 1. librdkafka inflates a gzip record batch whole, however large (it measures the output in a first
 //    pass, then allocates it), and grows an LZ4 batch's buffer without a limit: one batch of the
-//    topic's max.message.bytes (1 MiB by default) inflated to about a GiB. Both now stop at
-//    receive.message.max.bytes, as its zstd decompression already did, and the batch is a
-//    decompression error (Sluice sets that setting from maxDecompressedBytes).
+//    topic's max.message.bytes (1 MiB by default) inflated to about a GiB. Every codec (gzip, LZ4,
+//    zstd, snappy) now stops at SLUICE_RDKAFKA_MAX_DECOMPRESSED_BYTES (Sluice's maxDecompressedBytes;
+//    unset, receive.message.max.bytes, zstd's bound before), tries that size itself when its
+//    guesses grow past it, and the batch is a decompression error.
 // 2. The binding dropped a partition's consume error (a batch that did not decompress): the poll
 //    failed with the bare code, or not at all when records came before it in the same poll, and
 //    librdkafka fetched the batch again for ever. It is now handed over in its place among the
@@ -22,8 +23,8 @@
 //    SLUICE_RDKAFKA_MAX_HEADER_BYTES bytes of them none is built: the record carries
 //    `sluiceHeadersOverLimit` (what it has), and Sluice sends it on as HeadersOverLimit.
 //
-// The bounds of 3 and 4 are read from the environment when the first record converts (Sluice
-// sets them before it loads the binding); unset, the binding converts as it did. The patched
+// The bounds are read from the environment (Sluice sets them before it loads the binding): 1's as
+// each batch decompresses, 3's and 4's when the first record converts. Unset, all is as it was. The patched
 // sources are rebuilt in place: the build the binding's own install made is reused, so only the
 // changed files compile (seconds). A binding installed prebuilt (downloaded, no build) cannot be
 // patched here: `npm rebuild @confluentinc/kafka-javascript --build-from-source` builds it, and
@@ -37,12 +38,29 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export const MARKER = 'sluice-patch v2';
+export const MARKER = 'sluice-patch v3';
 const VERSION = '1.10.1';
 /** Written next to the binary once it is rebuilt with the patch; the member reads it. */
 export const STAMP = 'sluice-patch.json';
 
 export const EDITS = [
+  {
+    // The one bound every codec inflates to at most. Not receive.message.max.bytes, which is also the
+    // largest fetch response librdkafka accepts: a batch past it on the wire (a topic whose
+    // max.message.bytes is larger) made librdkafka drop the connection and fetch again for ever.
+    file: 'deps/librdkafka/src/rdkafka_int.h',
+    before: `#endif /* _RDKAFKA_INT_H_ */`,
+    after: `/* ${MARKER}: what one record batch may decompress to: SLUICE_RDKAFKA_MAX_DECOMPRESSED_BYTES,
+ * else receive.message.max.bytes (as zstd's bound was) */
+static RD_INLINE RD_UNUSED size_t
+rd_kafka_sluice_max_decompressed(const rd_kafka_t *rk) {
+        const char *bound = getenv("SLUICE_RDKAFKA_MAX_DECOMPRESSED_BYTES");
+        unsigned long long n = bound ? strtoull(bound, NULL, 10) : 0;
+        return n ? (size_t)n : (size_t)rk->rk_conf.recv_max_msg_size;
+}
+
+#endif /* _RDKAFKA_INT_H_ */`,
+  },
   {
     file: 'deps/librdkafka/src/rdgz.h',
     before: `void *rd_gz_decompress(const void *compressed,`,
@@ -90,11 +108,11 @@ void *rd_gz_decompress_max(const void *compressed,
     file: 'deps/librdkafka/src/rdkafka_msgset_reader.c',
     before: `                iov.iov_base = rd_gz_decompress(compressed,
                                                 (int)compressed_size, &outlenx);`,
-    after: `                /* ${MARKER}: bounded as zstd is */
+    after: `                /* ${MARKER}: bounded */
                 iov.iov_base = rd_gz_decompress_max(
                     compressed, (int)compressed_size, &outlenx,
-                    (uint64_t)msetr->msetr_rkb->rkb_rk->rk_conf
-                        .recv_max_msg_size);`,
+                    (uint64_t)rd_kafka_sluice_max_decompressed(
+                        msetr->msetr_rkb->rkb_rk));`,
   },
   {
     // The error names the batch's first offset; the record handed over carries its last.
@@ -123,11 +141,10 @@ void *rd_gz_decompress_max(const void *compressed,
 `,
     after: `                        size_t extra = RD_MAX(outlen * 3 / 4, 1024);
 
-                        /* ${MARKER}: no output past receive.message.max.bytes:
-                         * the buffer grows up to it, and more output than
-                         * that is a batch that cannot be read */
+                        /* ${MARKER}: the buffer grows up to the bound, and
+                         * more output than that is a batch that cannot be read */
                         const size_t max_out =
-                            (size_t)rkb->rkb_rk->rk_conf.recv_max_msg_size;
+                            rd_kafka_sluice_max_decompressed(rkb->rkb_rk);
                         if (outlen >= max_out) {
                                 err = RD_KAFKA_RESP_ERR__BAD_COMPRESSION;
                                 goto done;
@@ -141,9 +158,9 @@ void *rd_gz_decompress_max(const void *compressed,
     before: `                estimated_uncompressed_size = (size_t)fi.contentSize;`,
     after: `                estimated_uncompressed_size = (size_t)fi.contentSize;
 
-        /* ${MARKER}: a declared size past receive.message.max.bytes is not allocated */
+        /* ${MARKER}: a declared size past the bound is not allocated */
         if (estimated_uncompressed_size >
-            (size_t)rkb->rkb_rk->rk_conf.recv_max_msg_size) {
+            rd_kafka_sluice_max_decompressed(rkb->rkb_rk)) {
                 err = RD_KAFKA_RESP_ERR__BAD_COMPRESSION;
                 goto done;
         }`,
@@ -152,20 +169,43 @@ void *rd_gz_decompress_max(const void *compressed,
     // Its buffer grew threefold a try and stopped once past the bound, so a batch between the last
     // size tried and the bound never decompressed (librdkafka's own #5260, biting at a lower bound).
     file: 'deps/librdkafka/src/rdkafka_zstd.c',
+    before: `        case ZSTD_CONTENTSIZE_UNKNOWN:
+                /* Decompressed size cannot be determined, make a guess */
+                out_bufsize = inlen * 2;
+                break;`,
+    after: `        case ZSTD_CONTENTSIZE_UNKNOWN:
+                /* Decompressed size cannot be determined, make a guess */
+                out_bufsize = inlen * 2;
+                /* ${MARKER}: a guess past the bound is the bound */
+                if (out_bufsize > (unsigned long long)
+                                      rd_kafka_sluice_max_decompressed(
+                                          rkb->rkb_rk))
+                        out_bufsize = rd_kafka_sluice_max_decompressed(
+                            rkb->rkb_rk);
+                break;`,
+  },
+  {
+    file: 'deps/librdkafka/src/rdkafka_zstd.c',
+    before: `        while (out_bufsize <=
+               (unsigned long long)rkb->rkb_rk->rk_conf.recv_max_msg_size) {`,
+    after: `        /* ${MARKER}: up to Sluice's bound */
+        while (out_bufsize <= (unsigned long long)
+                                  rd_kafka_sluice_max_decompressed(rkb->rkb_rk)) {`,
+  },
+  {
+    file: 'deps/librdkafka/src/rdkafka_zstd.c',
     before: `                        /* Grow quadratically */
                         out_bufsize += RD_MAX(out_bufsize * 2, 4000);
 `,
     after: `                        /* Grow quadratically */
                         unsigned long long tried = out_bufsize;
+                        const unsigned long long max_out =
+                            rd_kafka_sluice_max_decompressed(rkb->rkb_rk);
                         out_bufsize += RD_MAX(out_bufsize * 2, 4000);
 
                         /* ${MARKER}: the last try is the bound itself */
-                        if (tried < (unsigned long long)rkb->rkb_rk->rk_conf
-                                        .recv_max_msg_size &&
-                            out_bufsize > (unsigned long long)rkb->rkb_rk
-                                              ->rk_conf.recv_max_msg_size)
-                                out_bufsize = (unsigned long long)rkb->rkb_rk
-                                                  ->rk_conf.recv_max_msg_size;
+                        if (tried < max_out && out_bufsize > max_out)
+                                out_bufsize = max_out;
 `,
   },
   {
@@ -218,11 +258,11 @@ char *rd_kafka_snappy_java_uncompress_max (const char *inbuf, size_t inlen,
     file: 'deps/librdkafka/src/rdkafka_msgset_reader.c',
     before: `                        iov.iov_base = rd_kafka_snappy_java_uncompress(
                             inbuf, inlen, &iov.iov_len, errstr, sizeof(errstr));`,
-    after: `                        /* ${MARKER}: bounded as zstd is */
+    after: `                        /* ${MARKER}: bounded */
                         iov.iov_base = rd_kafka_snappy_java_uncompress_max(
                             inbuf, inlen, &iov.iov_len, errstr, sizeof(errstr),
-                            (size_t)msetr->msetr_rkb->rkb_rk->rk_conf
-                                .recv_max_msg_size);`,
+                            rd_kafka_sluice_max_decompressed(
+                                msetr->msetr_rkb->rkb_rk));`,
   },
   {
     file: 'deps/librdkafka/src/rdkafka_msgset_reader.c',
@@ -230,8 +270,8 @@ char *rd_kafka_snappy_java_uncompress_max (const char *inbuf, size_t inlen,
                         iov.iov_base = rd_malloc(iov.iov_len);`,
     after: `                        /* ${MARKER}: a declared length past the bound is not allocated */
                         if (unlikely(iov.iov_len >
-                                     (size_t)msetr->msetr_rkb->rkb_rk->rk_conf
-                                         .recv_max_msg_size)) {
+                                     rd_kafka_sluice_max_decompressed(
+                                         msetr->msetr_rkb->rkb_rk))) {
                                 err = RD_KAFKA_RESP_ERR__BAD_COMPRESSION;
                                 goto err;
                         }

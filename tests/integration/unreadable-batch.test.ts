@@ -10,12 +10,13 @@
  * invoked whole: librdkafka grows its buffer by guesses, and its last guess must be the bound itself
  * (the first version of the patch refused LZ4 from about 19 MB and zstd from about 11 MB).
  */
+import { randomBytes } from 'node:crypto';
 import kafkajs from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INPUT_BOUNDS } from '../../framework/config/input-bounds.ts';
 import { FAILURE_HEADERS } from '../../framework/failure/failed-record.ts';
 import '../../framework/kafka/codecs/index.ts';
-import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
+import { engineUnderTest, failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { deleteTopic, kafka, offsets, readTopic, uniqueName, waitFor, withAdmin } from '../support/kafka.ts';
 
 const { CompressionTypes } = kafkajs;
@@ -93,4 +94,54 @@ describe('a record batch that inflates past the bound', () => {
       await under.stop();
     }
   });
+  // Found by review: with no size in its frame, librdkafka's first zstd guess (twice the input) was
+  // past the bound for any batch over 16 MB on the wire, and nothing was tried at all.
+  it('a zstd batch of 20 MB of values that do not compress is invoked whole', async () => {
+    const { topic, failed } = await topicPair('incompressible', 64 * 1024 * 1024);
+    const count = 200;
+    await sendBatch(topic, CompressionTypes.ZSTD, Array.from({ length: count }, () => randomBytes(100_000)));
+    const h2 = await startRecorder({ topic, batchSize: 10, failure: failurePolicy({ maximumRetryAttempts: 0, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } }) });
+    try {
+      await waitFor('committed to its end', async () => (await offsets(h2.trigger.consumerGroupId, topic)).every((p) => p.committed === count), 90_000);
+      expect(new Set(h2.seen().flatMap(recordsOf).map((r) => r.offset)).size).toBe(count);
+      expect((await withAdmin((a) => a.offsets('nobody', failed)))[0]!.logEnd).toBe(0);
+    } finally {
+      await h2.stop();
+    }
+  });
+
+  // Found by review: a batch past receive.message.max.bytes on the wire (the first version of the
+  // patch lowered it to the bound) made librdkafka drop the connection and fetch again for ever.
+  it('an uncompressed 40 MB record goes to the destination; the records either side of it are invoked', async () => {
+    const { topic, failed } = await topicPair('plain-large', 64 * 1024 * 1024);
+    await sendBatch(topic, CompressionTypes.None, [Buffer.from('before'), Buffer.alloc(40_000_000, 120), Buffer.from('after')]);
+    const h2 = await startRecorder({ topic, batchSize: 10, failure: failurePolicy({ maximumRetryAttempts: 0, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } }) });
+    try {
+      await waitFor('committed to its end', async () => (await offsets(h2.trigger.consumerGroupId, topic)).every((p) => p.committed === 3), 90_000);
+      expect(h2.seen().flatMap(recordsOf).map((r) => `${r.offset}:${Buffer.from(r.value, 'base64').toString()}`)).toEqual(['0:before', '2:after']);
+      const [copy] = await readTopic(failed, 1);
+      // kafkajs hands the record over whole and Lambda's payload refuses it; the patched binding does not copy it.
+      expect([String(copy!.headers[FAILURE_HEADERS.offset]), String(copy!.headers[FAILURE_HEADERS.reason])]).toEqual(['1', engineUnderTest().engine === 'librdkafka' ? 'BatchUnreadable' : 'PayloadTooLarge']);
+    } finally {
+      await h2.stop();
+    }
+  });
+
+  async function topicPair(prefix: string, maxMessageBytes: number): Promise<{ topic: string; failed: string }> {
+    const topic = uniqueName(prefix);
+    const failed = `${topic}-failed`;
+    topics.push(topic, failed);
+    await withAdmin((a) => a.ensureTopics([{ topic, partitions: 1, config: { 'max.message.bytes': String(maxMessageBytes) } }, { topic: failed, partitions: 1 }]));
+    return { topic, failed };
+  }
+
+  async function sendBatch(topic: string, compression: number, values: Buffer[]): Promise<void> {
+    const producer = kafka().producer();
+    await producer.connect();
+    try {
+      await producer.send({ topic, acks: -1, compression, messages: values.map((value) => ({ value })) });
+    } finally {
+      await producer.disconnect();
+    }
+  }
 });

@@ -1,7 +1,7 @@
 /**
  * What the librdkafka member keeps of a message as it arrives. librdkafka reads and decompresses
  * record batches in C. With Sluice's patch (infra/patches/librdkafka.mjs) it stops inflating a
- * batch past receive.message.max.bytes and hands the batch over as a decompression error at its
+ * batch past maxDecompressedBytes and hands the batch over as a decompression error at its
  * last offset, and the binding copies no record whose key and value pass maxDecompressedBytes (it
  * hands over the size instead): both go to the destination as BatchUnreadable, as on kafkajs.
  * Without the patch such a record arrives whole, and its bytes are let go of here, before it waits
@@ -10,7 +10,6 @@
 import type { Message } from '@confluentinc/kafka-javascript';
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
 import type { KafkaRecord } from '../../event/record.ts';
-import { RECEIVE_MAX_BYTES } from './patched.ts';
 
 /**
  * What a buffered message counts toward the member's read-ahead besides its payload: about what a
@@ -50,7 +49,7 @@ export function letGoRecord(base: KafkaRecord, m: Message, bound: number = INPUT
   const failed = unreadableBatch(m);
   if (failed) {
     const first = /of message at (\d+)/.exec(failed.message)?.[1] ?? '?';
-    const error = `its record batch (offsets ${first}-${base.offset}) could not be read: librdkafka: ${failed.message} (a batch that would inflate past ${RECEIVE_MAX_BYTES} bytes, from maxDecompressedBytes, is not decompressed)`;
+    const error = `its record batch (offsets ${first}-${base.offset}) could not be read: librdkafka: ${failed.message} (a batch that would inflate past ${bound} bytes, maxDecompressedBytes, is not decompressed)`;
     return { ...base, key: null, value: null, headers: [], unreadable: { reason: 'BatchUnreadable', error } };
   }
   const bytes = (m as Arrived)[LET_GO] ?? (m as Arrived).sluiceLetGo;

@@ -172,12 +172,11 @@ export function createRdkafkaMember(o: RdkafkaMemberOptions): GroupMember {
       'fetch.wait.max.ms': o.maxWaitTimeMs,
       'fetch.min.bytes': o.minBytes,
       'max.partition.fetch.bytes': o.maxBytesPerPartition,
-      // With Sluice's patch, what a batch may inflate to (every codec) and a response may hold: past
-      // it the batch is a decompression error, sent to the destination. Not without the patch: the
-      // binding would drop that error, and librdkafka fetch the batch again for ever.
-      ...(patch.patched
-        ? { 'fetch.max.bytes': Math.max(FETCH_MAX_BYTES, o.maxBytesPerPartition), 'receive.message.max.bytes': Math.max(RECEIVE_MAX_BYTES, o.maxBytesPerPartition + 64 * 1024) }
-        : {}),
+      // With Sluice's patch (which bounds what a batch inflates to itself): a response's records
+      // within the batch bound, and any batch the broker serves received, however large, for the
+      // binding to let go of its records past the bounds. Not without the patch, whose binding drops
+      // a partition's errors: librdkafka's own limits then stand.
+      ...(patch.patched ? { 'fetch.max.bytes': Math.max(FETCH_MAX_BYTES, o.maxBytesPerPartition), 'receive.message.max.bytes': RECEIVE_MAX_BYTES } : {}),
       // The default (1 s) stalls the fetcher between fetches of a busy partition.
       'fetch.queue.backoff.ms': 10,
       rebalance_cb: (err: LibrdKafkaError, assignment: TopicPartition[]) => void rebalance(err, assignment),

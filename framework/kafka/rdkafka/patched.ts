@@ -11,15 +11,20 @@ import { dirname, join } from 'node:path';
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
 
 /** What infra/patches/librdkafka.mjs writes into its stamp (librdkafka-patch.test.ts checks both agree). */
-export const PATCH_MARKER = 'sluice-patch v2';
+export const PATCH_MARKER = 'sluice-patch v3';
 
-/** What librdkafka may inflate one fetch's batch to, and a response's size: Sluice's batch bound, and room for the response's framing. */
-export const RECEIVE_MAX_BYTES = INPUT_BOUNDS.maxDecompressedBytes + 64 * 1024;
-/** A fetch response's records, below RECEIVE_MAX_BYTES as librdkafka requires (at least 512 bytes below it). */
+/**
+ * The largest fetch response librdkafka accepts, and so the largest batch: librdkafka's maximum. A
+ * batch past it (a topic whose max.message.bytes is larger) made librdkafka drop the connection and
+ * fetch it again for ever; within it, the patched binding lets go of a record past the bounds.
+ */
+export const RECEIVE_MAX_BYTES = 2_147_483_647;
+/** A fetch response's records (a partition's first batch may pass it: Kafka returns it whole). */
 export const FETCH_MAX_BYTES = INPUT_BOUNDS.maxDecompressedBytes;
 
-/** The patched binding's bounds, read when it converts its first record. */
+/** The patched binding's bounds: librdkafka reads the first as it decompresses a batch, the binding the others when it converts its first record. */
 export function handBoundsToBinding(env: NodeJS.ProcessEnv = process.env): void {
+  env.SLUICE_RDKAFKA_MAX_DECOMPRESSED_BYTES = String(INPUT_BOUNDS.maxDecompressedBytes);
   env.SLUICE_RDKAFKA_MAX_RECORD_BYTES = String(INPUT_BOUNDS.maxDecompressedBytes);
   env.SLUICE_RDKAFKA_MAX_HEADERS = String(INPUT_BOUNDS.maxHeaders);
   env.SLUICE_RDKAFKA_MAX_HEADER_BYTES = String(INPUT_BOUNDS.maxHeaderBytes);
