@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { fakeKafkajs, fakeMemberOptions } from '../../tests/support/fake-kafkajs.ts';
 import { LogEnds } from './log-end.ts';
-import { createGroupMember, type PartitionBatch } from './group-member.ts';
+import { createGroupMember } from './group-member.ts';
+import type { PartitionBatch } from './member-port.ts';
 
 function harness(readLogEnd: (topic: string, partition: number, newestBelow?: number) => Promise<number>, onSeen: (records: PartitionBatch['records']) => void = () => undefined) {
   const f = fakeKafkajs();

@@ -4,7 +4,8 @@
  * review. kafkajs is replaced by a consumer that records seeks and lets the test emit joins.
  */
 import { describe, expect, it } from 'vitest';
-import { createGroupMember, type PartitionBatch } from './group-member.ts';
+import { createGroupMember } from './group-member.ts';
+import type { PartitionBatch } from './member-port.ts';
 import { fakeKafkajs, fakeMemberOptions } from '../../tests/support/fake-kafkajs.ts';
 
 /** A member whose every batch asks to fetch from offset 95 in 50 ms. */

@@ -5,7 +5,7 @@
  */
 import { partitionKey, type KafkaRecord } from '../event/record.ts';
 import { eventRecordBytes } from '../event/event-size.ts';
-import type { PartitionBatch } from '../kafka/group-member.ts';
+import type { PartitionBatch } from '../kafka/member-port.ts';
 import type { WorkItem } from '../poller/work-plan.ts';
 import { newestOf } from '../kafka/log-end.ts';
 import { asCommitted, DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from './commit-metadata.ts';

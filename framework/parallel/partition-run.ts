@@ -13,7 +13,7 @@ import type { KafkaRecord } from '../event/record.ts';
 import { eventBytes } from '../event/event-size.ts';
 import { retryDelayMs } from '../failure/backoff.ts';
 import { decideAfterFailure, isExpired, type FailureReason } from '../failure/policy.ts';
-import type { PartitionBatch } from '../kafka/group-member.ts';
+import type { PartitionBatch } from '../kafka/member-port.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import { NOT_INVOKED_BACKOFF, type BatchProcessor } from '../poller/batch-processor.ts';

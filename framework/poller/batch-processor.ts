@@ -12,7 +12,7 @@ import { chunkFitsBudget } from '../chunking/budget.ts';
 import { partitionKey, type KafkaRecord } from '../event/record.ts';
 import { retryDelayMs } from '../failure/backoff.ts';
 import { decideAfterFailure, isExpired, type FailureReason } from '../failure/policy.ts';
-import type { PartitionBatch } from '../kafka/group-member.ts';
+import type { PartitionBatch } from '../kafka/member-port.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import type { ChunkInvoker } from './chunk-invoker.ts';

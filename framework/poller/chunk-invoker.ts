@@ -7,7 +7,7 @@ import type { TriggerSpec } from '../config/types.ts';
 import { readBatchResponse } from '../event/batch-response.ts';
 import type { EventSource } from '../event/build-event.ts';
 import type { Invoker, InvokeResult } from '../invoke/types.ts';
-import type { PartitionBatch } from '../kafka/group-member.ts';
+import type { PartitionBatch } from '../kafka/member-port.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import { withHeartbeats } from './keep-alive.ts';

@@ -9,7 +9,7 @@ import { isSluiceError } from '../errors.ts';
 import { asReceived, type KafkaRecord } from '../event/record.ts';
 import type { DestinationSender } from '../failure/destinations/index.ts';
 import { isSchemaFailure, type FailureReason } from '../failure/policy.ts';
-import type { PartitionBatch } from '../kafka/group-member.ts';
+import type { PartitionBatch } from '../kafka/member-port.ts';
 import type { OffsetRange } from '../parallel/done-ranges.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';

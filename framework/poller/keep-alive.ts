@@ -6,7 +6,7 @@
  * and halve the rate: the timer ticks four times as often (a send is then at most a quarter
  * interval late; a tick that finds none due costs nothing). The timer is always cleared.
  */
-import type { PartitionBatch } from '../kafka/group-member.ts';
+import type { PartitionBatch } from '../kafka/member-port.ts';
 import type { Logger } from '../observe/logger.ts';
 
 export async function withHeartbeats<T>(batch: PartitionBatch, intervalMs: number, logger: Logger, work: () => Promise<T>): Promise<T> {

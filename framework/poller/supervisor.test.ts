@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import type { SluiceError } from '../errors.ts';
-import type { GroupMember } from '../kafka/group-member.ts';
+import type { GroupMember } from '../kafka/member-port.ts';
 import { Instrumentation } from '../observe/events.ts';
 import { createLogger } from '../observe/logger.ts';
 import { Supervisor, type MemberHooks } from './supervisor.ts';

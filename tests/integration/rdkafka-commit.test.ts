@@ -6,7 +6,7 @@
  * the broker the moment it resolves.
  */
 import { describe, expect, it } from 'vitest';
-import type { CommitResult, PartitionBatch } from '../../framework/kafka/group-member.ts';
+import type { CommitResult, PartitionBatch } from '../../framework/kafka/member-port.ts';
 import { createRdkafkaMember } from '../../framework/kafka/rdkafka/member.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { cleanupAfterAll } from '../support/cleanup.ts';

@@ -7,7 +7,7 @@
  */
 import type { TriggerSpec } from '../../framework/config/types.ts';
 import type { KafkaRecord } from '../../framework/event/record.ts';
-import type { CommitResult, PartitionBatch } from '../../framework/kafka/group-member.ts';
+import type { CommitResult, PartitionBatch } from '../../framework/kafka/member-port.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { createLogger } from '../../framework/observe/logger.ts';
 import { ParallelPartitions } from '../../framework/parallel/parallel-partitions.ts';

@@ -29,7 +29,7 @@ import type { KafkaConsumer, LibrdKafkaError, Message, TopicPartition } from '@c
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
 import { ConfigError } from '../../errors.ts';
 import type { KafkaRecord } from '../../event/record.ts';
-import type { CommitResult, GroupMember, GroupMemberOptions, PartitionBatch } from '../group-member.ts';
+import type { CommitResult, GroupMember, MemberOptions, PartitionBatch } from '../member-port.ts';
 import { newestOf } from '../log-end.ts';
 import { headersOverBound, readHeaderPairs, withoutHeaders } from '../records.ts';
 import type { KafkaSecurity } from '../security.ts';
@@ -70,7 +70,7 @@ const PREFETCH_BYTES = 10 * 1024 * 1024;
 /** Each partition may fetch at least this far ahead, however many the member owns. */
 const PREFETCH_MIN_BYTES = 64 * 1024;
 
-export interface RdkafkaMemberOptions extends Omit<GroupMemberOptions, 'kafka' | 'replaces'> {
+export interface RdkafkaMemberOptions extends MemberOptions {
   brokers: string[];
   clientId: string;
   groupProtocol: 'consumer' | 'classic';
