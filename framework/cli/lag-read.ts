@@ -13,7 +13,7 @@ import { rdkafkaSecurityConfig } from '../kafka/rdkafka/security.ts';
 import { resolveTriggerSecurity, type KafkaSecurity } from '../kafka/security.ts';
 import { groupByCluster } from '../poller/clusters.ts';
 import type { Logger } from '../observe/logger.ts';
-import { triggerLag, type TriggerLag } from './lag-report.ts';
+import { triggerLag, withDoneBeyond, type TriggerLag } from './lag-report.ts';
 import { readInFlight } from './poller-metrics.ts';
 import type { TriggerStatus } from './status-report.ts';
 import { commandLine } from '../front-door.ts';
@@ -48,7 +48,7 @@ export async function readStatus(o: ReadLagOptions & { pollerMetrics?: string })
 async function lagOf(admin: ClusterAdmin, t: TriggerSpec, brokers: string[], security: KafkaSecurity): Promise<TriggerLag> {
   const [classic, offsets] = await Promise.all([admin.describeGroup(t.consumerGroupId), admin.groupOffsets(t.consumerGroupId, t.topic)]);
   const group = (await consumerProtocolGroup(classic, t, brokers, security)) ?? classic;
-  return triggerLag({ functionName: t.functionName, topic: t.topic, groupId: t.consumerGroupId, brokers, startingPosition: t.startingPosition, group }, offsets);
+  return triggerLag({ functionName: t.functionName, topic: t.topic, groupId: t.consumerGroupId, brokers, startingPosition: t.startingPosition, group }, offsets.map(withDoneBeyond));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupMembers } from '../kafka/admin.ts';
-import { formatLag, partitionLag, triggerLag } from './lag-report.ts';
+import { encodeMetadata } from '../parallel/commit-metadata.ts';
+import { formatLag, partitionLag, triggerLag, withDoneBeyond } from './lag-report.ts';
 
 const p = (partition: number, committed: number, logEnd: number, logStart = 0) => ({ partition, committed, logStart, logEnd });
 const group: GroupMembers = {
@@ -10,6 +11,15 @@ const group: GroupMembers = {
   members: [{ memberId: 'sluice-orders-1', clientId: 'sluice-orders', clientHost: '/127.0.0.1', assignment: { orders: [2, 0, 1] } }],
 };
 const base = { functionName: 'orders', topic: 'orders', groupId: 'orders-processor', brokers: ['127.0.0.1:29092'], group };
+
+describe('withDoneBeyond', () => {
+  it("reads the records a commit's metadata marks done beyond its offset, and leaves a commit without metadata as it is", () => {
+    const metadata = encodeMetadata(30, [{ from: 40, until: 49 }, { from: 60, until: 60 }])!;
+    expect(withDoneBeyond({ ...p(0, 30, 200), metadata })).toEqual({ ...p(0, 30, 200), doneBeyond: { records: 11, metadataBytes: metadata.length } });
+    expect(withDoneBeyond(p(1, 5, 5))).toEqual(p(1, 5, 5));
+    expect(withDoneBeyond({ ...p(2, 5, 9), metadata: 'a note of the application' })).toEqual(p(2, 5, 9));
+  });
+});
 
 describe('partitionLag', () => {
   it('is log-end minus the committed offset', () => {

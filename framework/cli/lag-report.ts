@@ -7,9 +7,22 @@
 import type { StartingPosition } from '../config/types.ts';
 import type { GroupMembers, GroupPartitionOffsets } from '../kafka/admin.ts';
 import { printable } from '../observe/printable.ts';
+import { decodeMetadata } from '../parallel/commit-metadata.ts';
 
-export interface PartitionLag extends GroupPartitionOffsets {
+/** A partition's offsets, and what its commit's metadata says is done beyond the committed offset. */
+export interface CommittedPartition extends Omit<GroupPartitionOffsets, 'metadata'> {
+  /** parallelizationFactor > 1: records done beyond the committed offset, and the metadata's length; absent without such metadata. */
+  doneBeyond?: { records: number; metadataBytes: number };
+}
+
+export interface PartitionLag extends CommittedPartition {
   lag: number | null;
+}
+
+/** The partition as `lag` reads it: the commit's metadata decoded into the records it marks done. */
+export function withDoneBeyond({ metadata, ...p }: GroupPartitionOffsets): CommittedPartition {
+  const done = metadata ? decodeMetadata(metadata, p.committed) : undefined;
+  return done?.kind === 'done' ? { ...p, doneBeyond: { records: done.ranges.reduce((n, r) => n + r.until - r.from + 1, 0), metadataBytes: metadata!.length } } : p;
 }
 
 export interface TriggerLag {
@@ -25,7 +38,7 @@ export interface TriggerLag {
 }
 
 /** Records done beyond the committed offset (parallelizationFactor > 1) are not lag. */
-export function partitionLag(p: GroupPartitionOffsets, startingPosition: StartingPosition): number | null {
+export function partitionLag(p: CommittedPartition, startingPosition: StartingPosition): number | null {
   if (p.committed >= 0) return Math.max(0, p.logEnd - p.committed - (p.doneBeyond?.records ?? 0));
   if (startingPosition === 'TRIM_HORIZON') return p.logEnd - p.logStart;
   if (startingPosition === 'LATEST') return 0;
@@ -34,7 +47,7 @@ export function partitionLag(p: GroupPartitionOffsets, startingPosition: Startin
 
 export function triggerLag(
   t: Omit<TriggerLag, 'partitions' | 'totalLag'>,
-  offsets: GroupPartitionOffsets[],
+  offsets: CommittedPartition[],
 ): TriggerLag {
   const partitions = offsets.map((p) => ({ ...p, lag: partitionLag(p, t.startingPosition) }));
   return { ...t, partitions, totalLag: partitions.reduce((n, p) => n + (p.lag ?? 0), 0) };

@@ -5,7 +5,6 @@ import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 const { ConfigResourceTypes, AssignerProtocol } = kafkajs;
 import { ConfigError, SluiceError, UsageError } from '../errors.ts';
 import { describeCause, isAuthenticationFailure } from './client.ts';
-import { decodeMetadata } from '../parallel/commit-metadata.ts';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from './offsets-partition.ts';
 import { privateCluster } from './private-cluster.ts';
 import { waitForLeaders } from './topic-leaders.ts';
@@ -32,11 +31,8 @@ export interface PartitionOffsets {
 export interface GroupPartitionOffsets extends PartitionOffsets {
   /** Log-start offset (low watermark): the first record still in the log. */
   logStart: number;
-  /**
-   * parallelizationFactor > 1: records done beyond the committed offset, as the commit's metadata
-   * says (framework/parallel/commit-metadata.ts), and the metadata's length; absent without such metadata.
-   */
-  doneBeyond?: { records: number; metadataBytes: number };
+  /** The metadata the group's commit carries, when it carries any (parallelizationFactor's done ranges: framework/parallel/commit-metadata.ts). */
+  metadata?: string;
 }
 
 /** A consumer group as the coordinator describes it. */
@@ -208,9 +204,7 @@ export class ClusterAdmin {
       .map((e) => {
         const c = byPartition.get(e.partition);
         const offset = c ? Number(c.offset) : -1;
-        const done = c?.metadata ? decodeMetadata(c.metadata, offset) : undefined;
-        const doneBeyond = done?.kind === 'done' ? { doneBeyond: { records: done.ranges.reduce((n, r) => n + r.until - r.from + 1, 0), metadataBytes: c!.metadata!.length } } : {};
-        return { partition: e.partition, committed: offset, logStart: Number(e.low), logEnd: Number(e.high), ...doneBeyond };
+        return { partition: e.partition, committed: offset, logStart: Number(e.low), logEnd: Number(e.high), ...(c?.metadata ? { metadata: c.metadata } : {}) };
       })
       .sort((a, b) => a.partition - b.partition);
   }
