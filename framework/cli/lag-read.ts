@@ -6,7 +6,8 @@
  */
 import type { TriggerSpec } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
-import { ClusterAdmin, type GroupMembers } from '../kafka/admin.ts';
+import { ClusterAdmin } from '../kafka/admin.ts';
+import type { GroupMembers } from '../kafka/admin-port.ts';
 import { createKafkaClient } from '../kafka/client.ts';
 import { describeConsumerGroup } from '../kafka/rdkafka/describe-group.ts';
 import { rdkafkaSecurityConfig } from '../kafka/rdkafka/security.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GroupMembers } from '../kafka/admin.ts';
+import type { GroupMembers } from '../kafka/admin-port.ts';
 import { encodeMetadata } from '../parallel/commit-metadata.ts';
 import { formatLag, partitionLag, triggerLag, withDoneBeyond } from './lag-report.ts';
 

@@ -5,7 +5,7 @@
  * TRIM_HORIZON, nothing for LATEST, unknown (null) for AT_TIMESTAMP.
  */
 import type { StartingPosition } from '../config/types.ts';
-import type { GroupMembers, GroupPartitionOffsets } from '../kafka/admin.ts';
+import type { GroupMembers, GroupPartitionOffsets } from '../kafka/admin-port.ts';
 import { printable } from '../observe/printable.ts';
 import { decodeMetadata } from '../parallel/commit-metadata.ts';
 

@@ -3,7 +3,7 @@
  * `{"key": …, "value": …, "headers": {"name": "value"}, "partition": n}` or any other JSON
  * value, which becomes the record's value. Values that are not strings are sent as JSON.
  */
-import type { OutgoingRecord } from '../kafka/producer.ts';
+import type { OutgoingRecord } from '../kafka/producer-port.ts';
 import { UsageError } from '../errors.ts';
 
 const RECORD_KEYS = new Set(['key', 'value', 'headers', 'partition', 'timestamp']);

@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../errors.ts';
 import { commandLine } from '../front-door.ts';
-import type { OutgoingRecord } from '../kafka/producer.ts';
+import type { OutgoingRecord } from '../kafka/producer-port.ts';
 import { readRecordLines } from './send-records.ts';
 
 export interface ProduceFlags {

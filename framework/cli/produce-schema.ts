@@ -7,7 +7,7 @@
  */
 import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import { UsageError } from '../errors.ts';
-import type { OutgoingRecord } from '../kafka/producer.ts';
+import type { OutgoingRecord } from '../kafka/producer-port.ts';
 import { compileCodec } from '../schema/codec.ts';
 import { confluentRegistry } from '../schema/confluent-registry.ts';
 import { EncodeError } from '../schema/decode-error.ts';

@@ -7,7 +7,8 @@
  * What a record's headers name (reason, source topic) is printed through printable().
  */
 import { createKafkaClient } from '../kafka/client.ts';
-import { RecordProducer, type OutgoingRecord } from '../kafka/producer.ts';
+import { RecordProducer } from '../kafka/producer.ts';
+import type { OutgoingRecord } from '../kafka/producer-port.ts';
 import type { KafkaSecurity } from '../kafka/security.ts';
 import { readFailedCopy, selected, type RedriveSelection } from '../failure/redrive.ts';
 import type { Logger } from '../observe/logger.ts';

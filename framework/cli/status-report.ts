@@ -3,7 +3,7 @@
  * report (lag-report.ts) plus the group's protocol, assignor and coordinator, and each partition's
  * owner, all as the brokers answered.
  */
-import type { GroupCoordinator } from '../kafka/admin.ts';
+import type { GroupCoordinator } from '../kafka/admin-port.ts';
 import { printable } from '../observe/printable.ts';
 import { doneColumns, doneHeaders, table, type TriggerLag } from './lag-report.ts';
 

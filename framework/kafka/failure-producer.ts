@@ -17,7 +17,8 @@ import { destinationHeaders, reducedDestinationHeaders, type FailedRecord } from
 import type { Logger } from '../observe/logger.ts';
 import { ClusterAdmin } from './admin.ts';
 import { createKafkaClient } from './client.ts';
-import { RecordProducer, type OutgoingRecord, type RecordSink } from './producer.ts';
+import { RecordProducer } from './producer.ts';
+import type { OutgoingRecord, RecordSink } from './producer-port.ts';
 import { RdkafkaProducer } from './rdkafka/producer.ts';
 import type { KafkaSecurity } from './security.ts';
 

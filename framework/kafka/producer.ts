@@ -19,24 +19,7 @@
  */
 import { abortable, abortReason } from './abortable.ts';
 import { Partitioners, type Admin, type Kafka, type Message, type PartitionMetadata, type Producer } from 'kafkajs';
-
-export interface OutgoingRecord {
-  key?: Buffer | string | null;
-  value: Buffer | string | null;
-  headers?: Array<[string, Buffer | string]>;
-  partition?: number;
-  /** Epoch ms; defaults to now (CreateTime). */
-  timestamp?: number;
-}
-
-/** What writes records to a topic: this kafkajs producer, or librdkafka's (rdkafka/producer.ts) on that engine. */
-export interface RecordSink {
-  /** Resolves once every record is confirmed written; `signal` gives up on it (what is already on the wire may still land). */
-  send(topic: string, records: OutgoingRecord[], signal?: AbortSignal): Promise<void>;
-  disconnect(): Promise<void>;
-  /** True once it cannot write any more (librdkafka's producer after a fatal error): the owner replaces it. */
-  readonly broken?: boolean;
-}
+import type { OutgoingRecord, RecordSink } from './producer-port.ts';
 
 /** How long a topic's partition list is reused before it is read again (also after any failure). */
 const METADATA_TTL_MS = 30_000;

@@ -7,7 +7,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import { INPUT_BOUNDS } from '../config/input-bounds.ts';
 import type { KafkaRecord } from '../event/record.ts';
-import type { InputFailureReason } from '../failure/policy.ts';
+import { headersOverBound, markUnreadable, readHeaderPairs, withoutHeaders, type HeaderBounds } from './record-headers.ts';
 
 /**
  * kafkajs keeps the record batch's attributes on each message; its typings omit them. Sluice's
@@ -20,14 +20,7 @@ type PatchedMessage = KafkaMessage & {
   headersOverBound?: { count: number; bytes: number };
 };
 
-export interface HeaderBounds {
-  maxHeaders: number;
-  maxHeaderBytes: number;
-}
-
 const LOG_APPEND_TIME = 1;
-
-class OverLimit extends Error {}
 
 export function toKafkaRecord(topic: string, partition: number, message: KafkaMessage, bounds: HeaderBounds = INPUT_BOUNDS): KafkaRecord {
   const m = message as PatchedMessage;
@@ -44,7 +37,7 @@ export function toKafkaRecord(topic: string, partition: number, message: KafkaMe
       headers: [],
     };
   } catch (e) {
-    return unreadable({ topic, partition, offset: Number(String(m.offset)), timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: null, headers: [] }, 'RecordUnreadable', e);
+    return markUnreadable({ topic, partition, offset: Number(String(m.offset)), timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: null, headers: [] }, 'RecordUnreadable', e);
   }
   if (m.unreadable) {
     const error = `its record batch (offsets ${m.unreadable.firstOffset}-${base.offset}) could not be read: ${m.unreadable.error}`;
@@ -56,13 +49,8 @@ export function toKafkaRecord(topic: string, partition: number, message: KafkaMe
     return base;
   } catch (e) {
     // The record travels on without its headers: they are what could not be read.
-    return unreadable(base, e instanceof OverLimit ? 'HeadersOverLimit' : 'RecordUnreadable', e);
+    return withoutHeaders(base, e);
   }
-}
-
-function unreadable(record: KafkaRecord, reason: InputFailureReason, e: unknown): KafkaRecord {
-  const detail = e instanceof OverLimit ? e.message : `the poller could not read it: ${(e as Error)?.message ?? String(e)}`;
-  return { ...record, headers: [], unreadable: { reason, error: detail } };
 }
 
 /** In wire order per name; kafkajs folds repeated header names into an array, unfolded here to one entry each. */
@@ -75,33 +63,4 @@ function readHeaders(headers: KafkaMessage['headers'], bounds: HeaderBounds): Ka
     }),
     bounds,
   );
-}
-
-/** Header name and value pairs as a record carries them, within the bounds (OverLimit past them). */
-export function readHeaderPairs(pairs: Iterable<[string, unknown]>, bounds: HeaderBounds): KafkaRecord['headers'] {
-  const out: KafkaRecord['headers'] = [];
-  let bytes = 0;
-  for (const [name, v] of pairs) {
-    const buffer = v === undefined || v === null ? null : Buffer.isBuffer(v) ? v : typeof v === 'string' ? Buffer.from(v) : invalid(name);
-    bytes += Buffer.byteLength(name) + (buffer?.length ?? 0);
-    out.push([name, buffer]);
-    if (out.length > bounds.maxHeaders) throw new OverLimit(`it has more than ${bounds.maxHeaders} headers (the bound maxHeaders)`);
-    if (bytes > bounds.maxHeaderBytes) throw new OverLimit(`its headers exceed ${bounds.maxHeaderBytes} bytes (the bound maxHeaderBytes)`);
-  }
-  return out;
-}
-
-/** A record whose headers were counted past the bounds before any was built (the kafkajs patch, the librdkafka binding's): it travels on without them. */
-export function headersOverBound(record: KafkaRecord, { count, bytes }: { count: number; bytes: number }, bounds: HeaderBounds): KafkaRecord {
-  const over = count > bounds.maxHeaders ? `it has ${count} headers, more than ${bounds.maxHeaders} (the bound maxHeaders)` : `its headers take ${bytes} bytes, more than ${bounds.maxHeaderBytes} (the bound maxHeaderBytes)`;
-  return unreadable(record, 'HeadersOverLimit', new OverLimit(over));
-}
-
-/** A record whose headers could not be read: it travels on without them, marked for the failure policy. */
-export function withoutHeaders(record: KafkaRecord, e: unknown): KafkaRecord {
-  return unreadable(record, e instanceof OverLimit ? 'HeadersOverLimit' : 'RecordUnreadable', e);
-}
-
-function invalid(name: string): never {
-  throw new Error(`header "${name}" has a value that is neither bytes nor null (is kafkajs patched? infra/patches/kafkajs.mjs)`);
 }

@@ -4,7 +4,7 @@
  * committed offsets end at the log end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutgoingRecord } from '../../framework/kafka/producer.ts';
+import type { OutgoingRecord } from '../../framework/kafka/producer-port.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { brokers, createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
 

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createKafkaClient } from '../../framework/kafka/client.ts';
-import { RecordProducer, type OutgoingRecord } from '../../framework/kafka/producer.ts';
+import { RecordProducer } from '../../framework/kafka/producer.ts';
+import type { OutgoingRecord } from '../../framework/kafka/producer-port.ts';
 import { RdkafkaProducer } from '../../framework/kafka/rdkafka/producer.ts';
 import { cleanupAfterAll } from '../support/cleanup.ts';
 import { brokers, readTopic, testLogger, uniqueName, withAdmin } from '../support/kafka.ts';

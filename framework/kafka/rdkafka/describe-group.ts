@@ -5,7 +5,7 @@
  * client sends ConsumerGroupDescribe for such a group: its members, their static instance ids
  * and the partitions each has now.
  */
-import type { GroupMembers } from '../admin.ts';
+import type { GroupMembers } from '../admin-port.ts';
 import { loadRdkafka } from './client.ts';
 
 /** The binding's numbering of group states (ConsumerGroupStates), as the classic API names them. */

@@ -31,7 +31,7 @@ import { ConfigError } from '../../errors.ts';
 import type { KafkaRecord } from '../../event/record.ts';
 import type { CommitResult, GroupMember, MemberOptions, PartitionBatch } from '../member-port.ts';
 import { newestOf } from '../log-end.ts';
-import { headersOverBound, readHeaderPairs, withoutHeaders } from '../records.ts';
+import { headersOverBound, readHeaderPairs, withoutHeaders } from '../record-headers.ts';
 import type { KafkaSecurity } from '../security.ts';
 import { settledBy } from '../settled-by.ts';
 import { loadRdkafka, rdkafkaPatch, type RdkafkaModule } from './client.ts';

@@ -21,7 +21,7 @@ import type { LibrdKafkaError, MessageHeader } from '@confluentinc/kafka-javascr
 import { ConfigError } from '../../errors.ts';
 import { abortable } from '../abortable.ts';
 import type { Logger } from '../../observe/logger.ts';
-import type { OutgoingRecord, RecordSink } from '../producer.ts';
+import type { OutgoingRecord, RecordSink } from '../producer-port.ts';
 import type { KafkaSecurity } from '../security.ts';
 import { loadRdkafka } from './client.ts';
 import { CONNECT_WITHIN_MS, rdkafkaConnection } from './connection.ts';
