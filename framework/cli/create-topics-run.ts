@@ -5,8 +5,8 @@
  */
 import type { ServiceSpec, TriggerSpec } from '../config/types.ts';
 import { UsageError } from '../errors.ts';
-import { ClusterAdmin } from '../kafka/admin.ts';
-import { createKafkaClient } from '../kafka/client.ts';
+import { ClusterAdmin } from '../kafka/kafkajs/admin.ts';
+import { createKafkaClient } from '../kafka/kafkajs/client.ts';
 import { resolveTriggerSecurity } from '../kafka/security.ts';
 import type { Logger } from '../observe/logger.ts';
 import { wholeNumber, type ParsedOptions } from './command-spec.ts';

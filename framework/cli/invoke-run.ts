@@ -13,7 +13,7 @@ import { recordsOfEvent } from '../event/parse-event.ts';
 import type { KafkaRecord } from '../event/record.ts';
 import { compileFilters } from '../filter/compile.ts';
 import { createLocalInvoker } from '../invoke/local.ts';
-import { createKafkaClient } from '../kafka/client.ts';
+import { createKafkaClient } from '../kafka/kafkajs/client.ts';
 import { lazySecrets, resolveTriggerSecurity } from '../kafka/security.ts';
 import type { Logger } from '../observe/logger.ts';
 import { printable, printableJson } from '../observe/printable.ts';

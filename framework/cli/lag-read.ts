@@ -6,9 +6,9 @@
  */
 import type { TriggerSpec } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
-import { ClusterAdmin } from '../kafka/admin.ts';
+import { ClusterAdmin } from '../kafka/kafkajs/admin.ts';
 import type { GroupMembers } from '../kafka/admin-port.ts';
-import { createKafkaClient } from '../kafka/client.ts';
+import { createKafkaClient } from '../kafka/kafkajs/client.ts';
 import { describeConsumerGroup } from '../kafka/rdkafka/describe-group.ts';
 import { rdkafkaSecurityConfig } from '../kafka/rdkafka/security.ts';
 import { resolveTriggerSecurity, type KafkaSecurity } from '../kafka/security.ts';

@@ -6,8 +6,8 @@
  * Selects by source partition, offset range and failure reason; --dry-run lists, sends nothing.
  * What a record's headers name (reason, source topic) is printed through printable().
  */
-import { createKafkaClient } from '../kafka/client.ts';
-import { RecordProducer } from '../kafka/producer.ts';
+import { createKafkaClient } from '../kafka/kafkajs/client.ts';
+import { RecordProducer } from '../kafka/kafkajs/producer.ts';
 import type { OutgoingRecord } from '../kafka/producer-port.ts';
 import type { KafkaSecurity } from '../kafka/security.ts';
 import { readFailedCopy, selected, type RedriveSelection } from '../failure/redrive.ts';

@@ -4,9 +4,9 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { ClusterAdmin } from '../kafka/admin.ts';
-import { createKafkaClient } from '../kafka/client.ts';
-import { RecordProducer } from '../kafka/producer.ts';
+import { ClusterAdmin } from '../kafka/kafkajs/admin.ts';
+import { createKafkaClient } from '../kafka/kafkajs/client.ts';
+import { RecordProducer } from '../kafka/kafkajs/producer.ts';
 import type { OutgoingRecord } from '../kafka/producer-port.ts';
 import type { Logger } from '../observe/logger.ts';
 import { parseRecordLine } from './produce-input.ts';

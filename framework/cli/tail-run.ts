@@ -2,7 +2,7 @@
  * `tail`: prints a topic's records as they arrive (or from the beginning), one block per record
  * (record-view.ts), or one JSON object per line with --json. Never commits for any group.
  */
-import { createKafkaClient } from '../kafka/client.ts';
+import { createKafkaClient } from '../kafka/kafkajs/client.ts';
 import type { Logger } from '../observe/logger.ts';
 import { wholeNumber, type ParsedOptions } from './command-spec.ts';
 import { recordJsonText, recordText } from './record-view.ts';

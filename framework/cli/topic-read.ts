@@ -1,14 +1,14 @@
 /**
  * Reads a topic for the CLI (`tail`, `redrive`, `invoke --offset`) without touching any
  * trigger's group: a consumer of a throwaway group that never commits, deleted when done.
- * Records come as the poller reads them (framework/kafka/records.ts). `untilEnd` stops at the log
+ * Records come as the poller reads them (framework/kafka/kafkajs/records.ts). `untilEnd` stops at the log
  * end each partition had when reading began; otherwise reading goes on until `signal` aborts.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import type { KafkaRecord } from '../event/record.ts';
-import { ClusterAdmin } from '../kafka/admin.ts';
-import { toKafkaRecord } from '../kafka/records.ts';
+import { ClusterAdmin } from '../kafka/kafkajs/admin.ts';
+import { toKafkaRecord } from '../kafka/kafkajs/records.ts';
 import { UsageError } from '../errors.ts';
 
 export interface TopicReadOptions {

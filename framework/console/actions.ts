@@ -8,9 +8,9 @@
 import type { TriggerSpec } from '../config/types.ts';
 import { recordsOfEvent } from '../event/parse-event.ts';
 import { readFailedCopy } from '../failure/redrive.ts';
-import { ClusterAdmin } from '../kafka/admin.ts';
-import { createKafkaClient } from '../kafka/client.ts';
-import { RecordProducer } from '../kafka/producer.ts';
+import { ClusterAdmin } from '../kafka/kafkajs/admin.ts';
+import { createKafkaClient } from '../kafka/kafkajs/client.ts';
+import { RecordProducer } from '../kafka/kafkajs/producer.ts';
 import type { KafkaSecurity } from '../kafka/security.ts';
 import type { Logger } from '../observe/logger.ts';
 import { printable } from '../observe/printable.ts';

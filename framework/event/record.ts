@@ -26,7 +26,7 @@ export interface KafkaRecord {
   /** The decoded value as JSON text, for filter patterns, when `value` is not that text (the SOURCE format). */
   filterValue?: Buffer;
   /**
-   * Set when the record could not be read as one (framework/kafka/records.ts): it is never
+   * Set when the record could not be read as one (framework/kafka/kafkajs/records.ts): it is never
    * decoded, filtered or invoked, only sent through the failure policy with this reason.
    */
   unreadable?: { reason: InputFailureReason; error: string };

@@ -15,9 +15,9 @@ import { BATCH_OVERHEAD_BYTES, recordBytes, splitIntoRequests, type SizedRecord 
 import type { DestinationSender } from '../failure/destinations/types.ts';
 import { destinationHeaders, reducedDestinationHeaders, type FailedRecord } from '../failure/failed-record.ts';
 import type { Logger } from '../observe/logger.ts';
-import { ClusterAdmin } from './admin.ts';
-import { createKafkaClient } from './client.ts';
-import { RecordProducer } from './producer.ts';
+import { ClusterAdmin } from './kafkajs/admin.ts';
+import { createKafkaClient } from './kafkajs/client.ts';
+import { RecordProducer } from './kafkajs/producer.ts';
 import type { OutgoingRecord, RecordSink } from './producer-port.ts';
 import { RdkafkaProducer } from './rdkafka/producer.ts';
 import type { KafkaSecurity } from './security.ts';

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KafkaAccess } from '../config/types.ts';
 import { isConfigError } from '../errors.ts';
 import { createLogger } from '../observe/logger.ts';
-import { ClusterAdmin } from './admin.ts';
-import { createKafkaClient } from './client.ts';
+import { ClusterAdmin } from './kafkajs/admin.ts';
+import { createKafkaClient } from './kafkajs/client.ts';
 import { envSecrets } from './secrets.ts';
 import { describeSecurity, redactor, resolveSecurity, resolveTriggerSecurity } from './security.ts';
 

@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TriggerSpec } from '../config/types.ts';
 import type { KafkaRecord } from '../event/record.ts';
-import { createGroupMember } from '../kafka/group-member.ts';
+import { createGroupMember } from '../kafka/kafkajs/group-member.ts';
 import type { PartitionBatch } from '../kafka/member-port.ts';
 import { Instrumentation } from '../observe/events.ts';
 import { createLogger } from '../observe/logger.ts';

@@ -12,7 +12,7 @@
  * Partitions that already have a committed offset keep it (a restart resumes, it never rewinds).
  */
 import type { TriggerSpec } from '../config/types.ts';
-import type { ClusterAdmin } from '../kafka/admin.ts';
+import type { ClusterAdmin } from '../kafka/kafkajs/admin.ts';
 import type { Logger } from '../observe/logger.ts';
 
 /**

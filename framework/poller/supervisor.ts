@@ -9,7 +9,7 @@
 import type { TriggerSpec } from '../config/types.ts';
 import { SluiceError } from '../errors.ts';
 import { retryDelayMs, type BackoffOptions } from '../failure/backoff.ts';
-import { describeCause, hasKafkaErrorType } from '../kafka/client.ts';
+import { describeCause, hasKafkaErrorType } from '../kafka/kafkajs/client.ts';
 import type { GroupMember } from '../kafka/member-port.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';

@@ -4,7 +4,7 @@
  */
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { OFFSETS_TOPIC, offsetsPartitionFor } from '../../framework/kafka/offsets-partition.ts';
-import { privateCluster } from '../../framework/kafka/private-cluster.ts';
+import { privateCluster } from '../../framework/kafka/kafkajs/private-cluster.ts';
 
 async function withAdmin<T>(bootstrap: string[], fn: (admin: Admin, kafka: Kafka) => Promise<T>): Promise<T> {
   const kafka = new Kafka({ clientId: 'sluice-infra-topology', brokers: bootstrap, connectionTimeout: 1_000, requestTimeout: 5_000, retry: { retries: 2 }, logLevel: logLevel.NOTHING });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Sluice's patch of kafkajs 2.2.4 (README, "Bounds on hostile input"), applied at install by
 // package.json's postinstall and by infra/deploy/Dockerfile, and checked when a poller starts
-// (framework/kafka/kafkajs-patch.ts). kafkajs has had no release since 2023; these four changes
+// (framework/kafka/kafkajs/kafkajs-patch.ts). kafkajs has had no release since 2023; these four changes
 // are what no setting of it can reach:
 //
 // 1. A record's headers are collected in linear time into an object without a prototype. kafkajs

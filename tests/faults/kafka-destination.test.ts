@@ -3,7 +3,7 @@
  * partition leaders move: a clean rolling restart of the three nodes, then a kill -9 of the
  * leader of a destination partition. Every source record must be in the destination (counted by
  * its sequence value), the source committed to its log end. kafkajs 2.2.4's producer lost 4 to 6
- * records in each such run (tulios/kafkajs#1303); framework/kafka/producer.ts is the fix.
+ * records in each such run (tulios/kafkajs#1303); framework/kafka/kafkajs/producer.ts is the fix.
  */
 import { describe, expect, it } from 'vitest';
 import { leaderOf } from '../../infra/kafka/topology.ts';

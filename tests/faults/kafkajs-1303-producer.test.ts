@@ -1,14 +1,14 @@
 /**
  * Regression for tulios/kafkajs#1303: kafkajs 2.2.4's `send()` spanning partitions led by
  * several brokers can resolve although some records never reached the log, when a leader moves
- * during the send. Sluice's producer (framework/kafka/producer.ts) must never do that: every
+ * during the send. Sluice's producer (framework/kafka/kafkajs/producer.ts) must never do that: every
  * record of a send that resolved is in the log. The bare kafkajs producer runs beside it in the
  * same fault, and what it lost is printed (not asserted: the defect is a race).
  */
 import { Partitioners } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { createKafkaClient } from '../../framework/kafka/client.ts';
-import { RecordProducer } from '../../framework/kafka/producer.ts';
+import { createKafkaClient } from '../../framework/kafka/kafkajs/client.ts';
+import { RecordProducer } from '../../framework/kafka/kafkajs/producer.ts';
 import { sendRecords } from '../../framework/cli/send-records.ts';
 import { createTopic, deleteTopic, testLogger, uniqueName } from '../support/kafka.ts';
 import { faultCluster } from './support/cluster.ts';

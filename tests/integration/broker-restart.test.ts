@@ -8,9 +8,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
-import { ClusterAdmin } from '../../framework/kafka/admin.ts';
-import { createKafkaClient } from '../../framework/kafka/client.ts';
-import { RecordProducer } from '../../framework/kafka/producer.ts';
+import { ClusterAdmin } from '../../framework/kafka/kafkajs/admin.ts';
+import { createKafkaClient } from '../../framework/kafka/kafkajs/client.ts';
+import { RecordProducer } from '../../framework/kafka/kafkajs/producer.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { testLogger, uniqueName, waitFor } from '../support/kafka.ts';
 import { testInstanceDir, testPort } from '../support/ports.ts';

@@ -1,4 +1,4 @@
-/** framework/kafka/admin.ts against the broker: what its callers rely on beyond kafkajs's admin. */
+/** framework/kafka/kafkajs/admin.ts against the broker: what its callers rely on beyond kafkajs's admin. */
 import { afterAll, expect, it } from 'vitest';
 import { createTopic, deleteTopic, uniqueName, withAdmin } from '../support/kafka.ts';
 

@@ -7,9 +7,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
-import { ClusterAdmin } from '../../framework/kafka/admin.ts';
-import { createKafkaClient } from '../../framework/kafka/client.ts';
-import { RecordProducer } from '../../framework/kafka/producer.ts';
+import { ClusterAdmin } from '../../framework/kafka/kafkajs/admin.ts';
+import { createKafkaClient } from '../../framework/kafka/kafkajs/client.ts';
+import { RecordProducer } from '../../framework/kafka/kafkajs/producer.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { DEFAULT_METADATA_MAX_BYTES, decodeMetadata, windowFor } from '../../framework/parallel/commit-metadata.ts';
 import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';

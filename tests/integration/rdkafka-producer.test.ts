@@ -6,8 +6,8 @@
  * is reported failed within the send's bound, never as written.
  */
 import { describe, expect, it } from 'vitest';
-import { createKafkaClient } from '../../framework/kafka/client.ts';
-import { RecordProducer } from '../../framework/kafka/producer.ts';
+import { createKafkaClient } from '../../framework/kafka/kafkajs/client.ts';
+import { RecordProducer } from '../../framework/kafka/kafkajs/producer.ts';
 import type { OutgoingRecord } from '../../framework/kafka/producer-port.ts';
 import { RdkafkaProducer } from '../../framework/kafka/rdkafka/producer.ts';
 import { cleanupAfterAll } from '../support/cleanup.ts';

@@ -8,7 +8,7 @@
  * test's, and throws.
  */
 import { afterAll, expect, it } from 'vitest';
-import { createGroupMember } from '../../framework/kafka/group-member.ts';
+import { createGroupMember } from '../../framework/kafka/kafkajs/group-member.ts';
 import type { GroupMember } from '../../framework/kafka/member-port.ts';
 import { createRdkafkaMember } from '../../framework/kafka/rdkafka/member.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';

@@ -8,7 +8,7 @@
  * partition a turn per fetch. Both engines must start every partition within the first rounds.
  */
 import { afterAll, expect, it } from 'vitest';
-import { RecordProducer } from '../../framework/kafka/producer.ts';
+import { RecordProducer } from '../../framework/kafka/kafkajs/producer.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { createTopic, deleteTopic, kafka, offsets, uniqueName, waitFor } from '../support/kafka.ts';
 

@@ -1,13 +1,13 @@
 /** Real-broker helpers for integration tests: unique names, topics, producing, committed offsets. */
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { ClusterAdmin } from '../../framework/kafka/admin.ts';
+import { ClusterAdmin } from '../../framework/kafka/kafkajs/admin.ts';
 import type { PartitionOffsets } from '../../framework/kafka/admin-port.ts';
-import { createKafkaClient } from '../../framework/kafka/client.ts';
-import { RecordProducer } from '../../framework/kafka/producer.ts';
+import { createKafkaClient } from '../../framework/kafka/kafkajs/client.ts';
+import { RecordProducer } from '../../framework/kafka/kafkajs/producer.ts';
 import type { OutgoingRecord } from '../../framework/kafka/producer-port.ts';
 import { createLogger } from '../../framework/observe/logger.ts';
-import { waitForLeaders, type TopicMetadataSource } from '../../framework/kafka/topic-leaders.ts';
+import { waitForLeaders, type TopicMetadataSource } from '../../framework/kafka/kafkajs/topic-leaders.ts';
 
 export const testLogger = createLogger('test', process.env.SLUICE_LOG_LEVEL ? {} : { level: 'warn' });
 

@@ -10,8 +10,8 @@ import type { Logger } from '../../observe/logger.ts';
 
 export async function readPartitionCounts(triggers: readonly TriggerSpec[], logger: Logger): Promise<Map<string, number>> {
   const [{ ClusterAdmin }, { createKafkaClient }, { resolveTriggerSecurity }, { groupByCluster }] = await Promise.all([
-    import('../../kafka/admin.ts'),
-    import('../../kafka/client.ts'),
+    import('../../kafka/kafkajs/admin.ts'),
+    import('../../kafka/kafkajs/client.ts'),
     import('../../kafka/security.ts'),
     import('../../poller/clusters.ts'),
   ]);

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { SluiceError } from '../errors.ts';
+import { SluiceError } from '../../errors.ts';
 
 /** What infra/patches/kafkajs.mjs writes into each file it patches (its test checks both agree). */
 export const PATCH_MARKERS: Readonly<Record<string, string>> = {

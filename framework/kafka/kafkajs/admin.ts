@@ -3,13 +3,13 @@ import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 
 // Node's ESM loader cannot see this one among kafkajs's CommonJS named exports.
 const { ConfigResourceTypes, AssignerProtocol } = kafkajs;
-import { ConfigError, SluiceError, UsageError } from '../errors.ts';
+import { ConfigError, SluiceError, UsageError } from '../../errors.ts';
 import { describeCause, isAuthenticationFailure } from './client.ts';
-import { OFFSETS_TOPIC, offsetsPartitionFor } from './offsets-partition.ts';
+import { OFFSETS_TOPIC, offsetsPartitionFor } from '../offsets-partition.ts';
 import { privateCluster } from './private-cluster.ts';
 import { waitForLeaders } from './topic-leaders.ts';
-import { commandLine } from '../front-door.ts';
-import type { GroupCoordinator, GroupMembers, GroupPartitionOffsets, PartitionOffsets, TopicRequest } from './admin-port.ts';
+import { commandLine } from '../../front-door.ts';
+import type { GroupCoordinator, GroupMembers, GroupPartitionOffsets, PartitionOffsets, TopicRequest } from '../admin-port.ts';
 
 export class ClusterAdmin {
   private constructor(private readonly admin: Admin, readonly brokers: string[], private readonly kafka: Kafka) {}

@@ -5,9 +5,9 @@
  * the rest of the batch goes on (README, "Bounds on hostile input").
  */
 import type { KafkaMessage } from 'kafkajs';
-import { INPUT_BOUNDS } from '../config/input-bounds.ts';
-import type { KafkaRecord } from '../event/record.ts';
-import { headersOverBound, markUnreadable, readHeaderPairs, withoutHeaders, type HeaderBounds } from './record-headers.ts';
+import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
+import type { KafkaRecord } from '../../event/record.ts';
+import { headersOverBound, markUnreadable, readHeaderPairs, withoutHeaders, type HeaderBounds } from '../record-headers.ts';
 
 /**
  * kafkajs keeps the record batch's attributes on each message; its typings omit them. Sluice's

@@ -7,10 +7,10 @@
  * log ends come from log-end.ts's LogEnds, as poller.ts wires them.
  */
 import { describe, expect, it } from 'vitest';
-import { fakeKafkajs, fakeMemberOptions } from '../../tests/support/fake-kafkajs.ts';
-import { LogEnds } from './log-end.ts';
+import { fakeKafkajs, fakeMemberOptions } from '../../../tests/support/fake-kafkajs.ts';
+import { LogEnds } from '../log-end.ts';
 import { createGroupMember } from './group-member.ts';
-import type { PartitionBatch } from './member-port.ts';
+import type { PartitionBatch } from '../member-port.ts';
 
 function harness(readLogEnd: (topic: string, partition: number, newestBelow?: number) => Promise<number>, onSeen: (records: PartitionBatch['records']) => void = () => undefined) {
   const f = fakeKafkajs();

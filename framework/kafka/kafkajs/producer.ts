@@ -17,9 +17,9 @@
  * A batch that was written although its send reported failure is then written again by the
  * caller's retry: the one way to a duplicate, never to a loss.
  */
-import { abortable, abortReason } from './abortable.ts';
+import { abortable, abortReason } from '../abortable.ts';
 import { Partitioners, type Admin, type Kafka, type Message, type PartitionMetadata, type Producer } from 'kafkajs';
-import type { OutgoingRecord, RecordSink } from './producer-port.ts';
+import type { OutgoingRecord, RecordSink } from '../producer-port.ts';
 
 /** How long a topic's partition list is reused before it is read again (also after any failure). */
 const METADATA_TTL_MS = 30_000;

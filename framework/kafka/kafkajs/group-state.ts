@@ -4,7 +4,7 @@
  * of one generation: a late error from a batch of an older one (its heartbeat or commit
  * answered after this member had rejoined) says nothing about the current generation.
  */
-import type { Instrumentation } from '../observe/events.ts';
+import type { Instrumentation } from '../../observe/events.ts';
 
 export class GroupState {
   generation = 0;

@@ -2,10 +2,10 @@
  * The one line for brokers that refuse an MSK IAM token: it names the trigger, what the broker
  * said and what to check, and never the token (tokens handed out are cut from the cause).
  */
-import type { TriggerSpec } from '../config/types.ts';
-import { ConfigError } from '../errors.ts';
+import type { TriggerSpec } from '../../config/types.ts';
+import { ConfigError } from '../../errors.ts';
 import { describeCause, isAuthenticationFailure } from './client.ts';
-import { redactor } from './security.ts';
+import { redactor } from '../security.ts';
 
 /** `e` unchanged unless the brokers refused the SASL/OAUTHBEARER handshake. */
 export function iamTokenRefused(trigger: Pick<TriggerSpec, 'path' | 'access'>, brokers: string[], e: unknown, tokens: readonly string[]): unknown {

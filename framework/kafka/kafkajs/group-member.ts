@@ -20,13 +20,13 @@
  */
 import kafkajs, { type Consumer, type EachBatchPayload, type Kafka } from 'kafkajs';
 import { evictMember } from './evict-member.ts';
-import { newestOf } from './log-end.ts';
+import { newestOf } from '../log-end.ts';
 import { PartitionOrder } from './partition-order.ts';
 import { GroupState, isRebalance } from './group-state.ts';
 import { toKafkaRecord } from './records.ts';
-import { settledBy } from './settled-by.ts';
+import { settledBy } from '../settled-by.ts';
 import { hasKafkaErrorType } from './client.ts';
-import type { CommitResult, GroupMember, MemberOptions, PartitionBatch } from './member-port.ts';
+import type { CommitResult, GroupMember, MemberOptions, PartitionBatch } from '../member-port.ts';
 
 /** kafkajs's member: the port's options, its client, and the member it replaces. */
 export interface GroupMemberOptions extends MemberOptions {

@@ -13,7 +13,7 @@
  * group waits out the session as before (slower, never wrong).
  */
 import type { Kafka } from 'kafkajs';
-import type { Logger } from '../observe/logger.ts';
+import type { Logger } from '../../observe/logger.ts';
 import { privateCluster } from './private-cluster.ts';
 
 const RETRY_MS = 250;

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createGroupMember } from './group-member.ts';
-import type { PartitionBatch } from './member-port.ts';
-import { fakeKafkajs, fakeMemberOptions } from '../../tests/support/fake-kafkajs.ts';
+import type { PartitionBatch } from '../member-port.ts';
+import { fakeKafkajs, fakeMemberOptions } from '../../../tests/support/fake-kafkajs.ts';
 
 /** A member whose every batch asks to fetch from offset 95 in 50 ms. */
 const memberAsking95 = (f: ReturnType<typeof fakeKafkajs>) => createGroupMember(fakeMemberOptions(f, {

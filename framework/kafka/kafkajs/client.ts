@@ -3,12 +3,12 @@
  * into the poller, the chunker or the handler API.
  */
 import { Kafka, logLevel as KafkaLogLevel, type LogEntry, type SASLOptions } from 'kafkajs';
-import type { Logger } from '../observe/logger.ts';
+import type { Logger } from '../../observe/logger.ts';
 // Registers snappy, lz4 and zstd with kafkajs: every client Sluice creates reads every codec.
-import './codecs/index.ts';
+import '../codecs/index.ts';
 import { assertKafkajsPatched } from './kafkajs-patch.ts';
 import { oauthBearerMechanism } from './oauth-bearer.ts';
-import { describeSecurity, redactor, secretValues, type MskIamAuth, type SaslCredentials, type TlsSettings } from './security.ts';
+import { describeSecurity, redactor, secretValues, type MskIamAuth, type SaslCredentials, type TlsSettings } from '../security.ts';
 
 export interface ClientOptions {
   brokers: string[];

@@ -7,8 +7,8 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { MARKERS, unpatched } from '../../infra/patches/kafkajs.mjs';
-import './codecs/index.ts';
+import { MARKERS, unpatched } from '../../../infra/patches/kafkajs.mjs';
+import '../codecs/index.ts';
 import { PATCH_MARKERS } from './kafkajs-patch.ts';
 import { toKafkaRecord } from './records.ts';
 
