@@ -99,7 +99,8 @@ export function createLocalInvoker(o: LocalInvokerOptions): Invoker {
       // A save that met Ctrl-C: the run ends on the code it has. Ctrl-C signals esbuild's service
       // too (the terminal's whole process group), which can fail the build before this process's
       // own SIGINT handler has begun the stop: a build whose service stopped waits a moment for it.
-      if (stopping || (esbuildStopped(e) && (await new Promise((r) => setTimeout(r, STOP_GRACE_MS)), stopping))) return;
+      if (!stopping && esbuildStopped(e)) await new Promise((r) => setTimeout(r, STOP_GRACE_MS));
+      if (stopping) return;
       o.logger.error(`${what} changed, but ${fn.functionName} keeps running its previous code: ${(e as Error).message}`, { function: fn.functionName });
       return;
     }

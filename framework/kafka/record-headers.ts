@@ -1,7 +1,8 @@
 /**
  * A record's headers within Sluice's bounds, whichever engine decoded them (kafkajs's records.ts,
- * rdkafka/member.ts), and the record that travels on without them past the bounds, marked for the
- * failure policy (README, "Bounds on hostile input").
+ * rdkafka/member.ts), and the records that travel on marked for the failure policy: without their
+ * headers past those bounds, or standing for a batch that could not be read (README, "Bounds on
+ * hostile input").
  */
 import type { KafkaRecord } from '../event/record.ts';
 import type { InputFailureReason } from '../failure/policy.ts';
@@ -17,6 +18,12 @@ class OverLimit extends Error {}
 export function markUnreadable(record: KafkaRecord, reason: InputFailureReason, e: unknown): KafkaRecord {
   const detail = e instanceof OverLimit ? e.message : `the poller could not read it: ${(e as Error)?.message ?? String(e)}`;
   return { ...record, headers: [], unreadable: { reason, error: detail } };
+}
+
+/** The record standing for a record batch that could not be read (at the batch's last offset): no key, value or headers, the batch's offsets in its error. */
+export function batchUnreadable(record: KafkaRecord, firstOffset: string | number, why: string): KafkaRecord {
+  const error = `its record batch (offsets ${firstOffset}-${record.offset}) could not be read: ${why}`;
+  return { ...record, key: null, value: null, headers: [], unreadable: { reason: 'BatchUnreadable', error } };
 }
 
 /** Header name and value pairs as a record carries them, within the bounds (OverLimit past them). */

@@ -7,7 +7,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
 import type { KafkaRecord } from '../../event/record.ts';
-import { headersOverBound, markUnreadable, readHeaderPairs, withoutHeaders, type HeaderBounds } from '../record-headers.ts';
+import { batchUnreadable, headersOverBound, markUnreadable, readHeaderPairs, withoutHeaders, type HeaderBounds } from '../record-headers.ts';
 
 /**
  * kafkajs keeps the record batch's attributes on each message; its typings omit them. Sluice's
@@ -39,10 +39,7 @@ export function toKafkaRecord(topic: string, partition: number, message: KafkaMe
   } catch (e) {
     return markUnreadable({ topic, partition, offset: Number(String(m.offset)), timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: null, headers: [] }, 'RecordUnreadable', e);
   }
-  if (m.unreadable) {
-    const error = `its record batch (offsets ${m.unreadable.firstOffset}-${base.offset}) could not be read: ${m.unreadable.error}`;
-    return { ...base, key: null, value: null, unreadable: { reason: 'BatchUnreadable', error } };
-  }
+  if (m.unreadable) return batchUnreadable(base, m.unreadable.firstOffset, m.unreadable.error);
   if (m.headersOverBound) return headersOverBound(base, m.headersOverBound, bounds);
   try {
     base.headers = readHeaders(m.headers, bounds);

@@ -10,6 +10,7 @@
 import type { Message } from '@confluentinc/kafka-javascript';
 import { INPUT_BOUNDS } from '../../config/input-bounds.ts';
 import type { KafkaRecord } from '../../event/record.ts';
+import { batchUnreadable } from '../record-headers.ts';
 
 /**
  * What a buffered message counts toward the member's read-ahead besides its payload: about what a
@@ -49,8 +50,7 @@ export function letGoRecord(base: KafkaRecord, m: Message, bound: number = INPUT
   const failed = unreadableBatch(m);
   if (failed) {
     const first = /of message at (\d+)/.exec(failed.message)?.[1] ?? '?';
-    const error = `its record batch (offsets ${first}-${base.offset}) could not be read: librdkafka: ${failed.message} (a batch that would inflate past ${bound} bytes, maxDecompressedBytes, is not decompressed)`;
-    return { ...base, key: null, value: null, headers: [], unreadable: { reason: 'BatchUnreadable', error } };
+    return batchUnreadable(base, first, `librdkafka: ${failed.message} (a batch that would inflate past ${bound} bytes, maxDecompressedBytes, is not decompressed)`);
   }
   const bytes = (m as Arrived)[LET_GO] ?? (m as Arrived).sluiceLetGo;
   if (bytes === undefined) return undefined;
