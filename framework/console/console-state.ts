@@ -26,7 +26,8 @@ interface TriggerState {
   logEnd: Map<number, number>;
   /** The group's commits and the log ends as last read from the cluster (while a page is open), for partitions this process has not fetched or committed. */
   read: Map<number, { committed: number; logEnd: number }>;
-  inFlight: Map<string, ChunkInFlight & { partition: number }>;
+  /** The chunks in flight by partition, then first offset (a retry starts only after its attempt ended). */
+  inFlight: Map<number, Map<number, ChunkInFlight>>;
   throughput: ThroughputSample[];
   lagHistory: Map<number, number[]>;
   totals: { invocations: number; records: number; failed: number };
@@ -46,7 +47,8 @@ export interface ConsoleStateOptions {
 }
 
 export class ConsoleState {
-  private readonly byFunction = new Map<string, TriggerState>();
+  /** By function, then topic: found without building a key on every event (the firehose's thousands a second). */
+  private readonly byFunction = new Map<string, Map<string, TriggerState>>();
   private readonly byGroup = new Map<string, TriggerState>();
   private readonly timeline: TimelineEntry[] = [];
   private readonly off: Array<() => void>;
@@ -59,11 +61,11 @@ export class ConsoleState {
     this.startedAt = this.now();
     for (const spec of o.triggers) {
       const s: TriggerState = { spec, committed: new Map(), logEnd: new Map(), read: new Map(), inFlight: new Map(), throughput: [], lagHistory: new Map(), totals: { invocations: 0, records: 0, failed: 0 }, sent: [] };
-      this.byFunction.set(`${spec.functionName}|${spec.topic}`, s);
+      const topics = this.byFunction.get(spec.functionName) ?? new Map<string, TriggerState>();
+      this.byFunction.set(spec.functionName, topics.set(spec.topic, s));
       this.byGroup.set(spec.consumerGroupId, s);
     }
-    const of = (e: { functionName: string; topic: string }) => this.byFunction.get(`${e.functionName}|${e.topic}`);
-    const key = (e: { partition: number; firstOffset: number; attempt: number }) => `${e.partition}|${e.firstOffset}|${e.attempt}`;
+    const of = (e: { functionName: string; topic: string }) => this.of(e.functionName, e.topic);
     const mark = (group: string, kind: TimelineEntry['kind'], text: string) => {
       const s = this.byGroup.get(group);
       if (!s) return;
@@ -79,15 +81,18 @@ export class ConsoleState {
         const s = of(c);
         if (!s) return;
         const startedAt = this.now();
-        s.inFlight.set(key(c), {
-          partition: c.partition, firstOffset: c.firstOffset, lastOffset: c.lastOffset, count: c.count, bytes: c.bytes, attempt: c.attempt, startedAt,
+        const chunks = s.inFlight.get(c.partition) ?? new Map<number, ChunkInFlight>();
+        s.inFlight.set(c.partition, chunks);
+        chunks.set(c.firstOffset, {
+          firstOffset: c.firstOffset, lastOffset: c.lastOffset, count: c.count, bytes: c.bytes, attempt: c.attempt, startedAt,
           timeoutAt: startedAt + s.spec.timeoutMs, fetchedAt: c.fetchedAt, pollDeadlineAt: c.fetchedAt + s.spec.maxPollIntervalMs,
         });
       }),
       e.on('poller.chunk_end', (c) => {
         const s = of(c);
         if (!s) return;
-        s.inFlight.delete(key(c));
+        const chunks = s.inFlight.get(c.partition);
+        if (chunks?.get(c.firstOffset)?.attempt === c.attempt) chunks.delete(c.firstOffset);
         const b = this.bucket(s);
         b.invocations++;
         b.records += c.count;
@@ -130,26 +135,26 @@ export class ConsoleState {
     const health = this.o.health.triggers();
     const progress = this.o.progress.snapshot();
     const topics = new Set<string>();
-    for (const s of this.byFunction.values()) {
+    for (const s of this.all()) {
       topics.add(s.spec.topic);
       const d = s.spec.failure.onFailure;
       if (d?.kind === 'kafka') topics.add(d.topic);
     }
     return {
       service: this.o.service, stage: this.o.stage, mode: this.o.mode, now: this.now(), startedAt: this.startedAt, historySize: this.o.historySize,
-      triggers: [...this.byFunction.values()].map((s) => this.view(s, health, progress)), timeline: [...this.timeline], topics: [...topics],
+      triggers: this.all().map((s) => this.view(s, health, progress)), timeline: [...this.timeline], topics: [...topics],
     };
   }
 
   /** Offsets read from the cluster for a trigger's partitions (the group's commits, -1 for none, and the log ends). */
   noteOffsets(functionName: string, topic: string, offsets: ReadonlyArray<{ partition: number; committed: number; logEnd: number }>): void {
-    const s = this.byFunction.get(`${functionName}|${topic}`);
+    const s = this.of(functionName, topic);
     if (s) for (const o of offsets) s.read.set(o.partition, { committed: o.committed, logEnd: o.logEnd });
   }
 
   /** What this process sent to the destination of `functionName`'s trigger on `topic`, newest first. */
   sentBy(functionName: string, topic: string): Sent[] {
-    return [...(this.byFunction.get(`${functionName}|${topic}`)?.sent ?? [])];
+    return [...(this.of(functionName, topic)?.sent ?? [])];
   }
 
   close(): void {
@@ -174,7 +179,7 @@ export class ConsoleState {
         ...(committed !== undefined ? { committed } : {}), ...(logEnd >= 0 ? { logEnd } : {}),
         // The samples of the past buckets, then the lag now.
         lag, lagHistory: [...(s.lagHistory.get(partition) ?? []), lag].slice(-BUCKETS),
-        inFlight: [...s.inFlight.values()].filter((c) => c.partition === partition).map(({ partition: _p, ...c }) => c),
+        inFlight: [...(s.inFlight.get(partition)?.values() ?? [])],
       };
     });
     const stuck = partitions.find((p) => p.state === 'stuck');
@@ -206,9 +211,17 @@ export class ConsoleState {
     return last;
   }
 
+  private of(functionName: string, topic: string): TriggerState | undefined {
+    return this.byFunction.get(functionName)?.get(topic);
+  }
+
+  private all(): TriggerState[] {
+    return [...this.byFunction.values()].flatMap((topics) => [...topics.values()]);
+  }
+
   private sample(): void {
     const snapshot = this.o.progress.snapshot();
-    for (const s of this.byFunction.values()) {
+    for (const s of this.all()) {
       this.bucket(s);
       for (const p of snapshot) {
         if (p.group !== s.spec.consumerGroupId || p.topic !== s.spec.topic) continue;

@@ -29,7 +29,9 @@ const EVENTS_PER_SECOND = 50;
 export const HISTORY_DEFAULTS = { size: 200, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
 export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
 
-export interface Invocation extends InvocationSummary {
+/** `keys` is read from the records when a summary is asked for (or the records are let go): not on the poller's path for every invocation. */
+export interface Invocation extends Omit<InvocationSummary, 'keys'> {
+  keys?: string[];
   records: readonly KafkaRecord[] | undefined;
   source: EventSource;
   bytes: number;
@@ -82,7 +84,7 @@ export class InvocationHistory {
     const entry: Invocation = {
       id: `${nextId++}`, function: s.functionName, topic: first?.topic ?? '', partition: first?.partition ?? -1,
       firstOffset: first?.offset ?? -1, lastOffset: last?.offset ?? -1, count: s.records.length, attempt: s.attempt ?? 1, startedAt: this.now(), outcome: 'running',
-      requestId: s.requestId, keys: s.records.slice(0, 5).map(keyText),
+      requestId: s.requestId,
       ...(s.replay ? { replay: true } : {}), records: s.records, source: s.source, bytes: 0, detailBytes: 0, logs: [],
     };
     const ring = this.rings.get(s.functionName) ?? this.rings.set(s.functionName, []).get(s.functionName)!;
@@ -136,7 +138,7 @@ export class InvocationHistory {
     if (this.pastRate.delete(entry)) {
       if (entry.outcome !== 'ok') this.hold(entry);
       else {
-        entry.records = undefined;
+        letGo(entry);
         entry.eventDropped = `its records were not kept: ${entry.function} ran more than ${EVENTS_PER_SECOND} invocations a second, and the console keeps the events of the first ${EVENTS_PER_SECOND} each second and of every one that failed`;
       }
     }
@@ -207,7 +209,7 @@ export class InvocationHistory {
     while (this.heldBytes > this.limits.eventBytes && this.holding.length > 1) {
       const old = this.holding.shift()!;
       this.heldBytes -= old.bytes;
-      old.records = undefined;
+      letGo(old);
       old.eventDropped = `its records were dropped to keep the console's history within ${sizeText(this.limits.eventBytes)} of events`;
     }
   }
@@ -245,7 +247,7 @@ export class InvocationHistory {
     // Out of the ring, no one asks for its event again; a replay's caller still shows it (server.ts).
     this.pastRate.delete(e);
     this.gone.add(e);
-    if (!e.replay) e.records = undefined;
+    if (!e.replay) letGo(e);
   }
 
   private changed(e: Invocation): void {
@@ -254,8 +256,8 @@ export class InvocationHistory {
 }
 
 export function summaryOf(e: Invocation): InvocationSummary {
-  const { records: _r, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, ...summary } = e;
-  return summary;
+  const { records: _r, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, keys: _k, ...summary } = e;
+  return { ...summary, keys: firstKeys(e) };
 }
 
 /** A key as the page shows it: UTF-8, printable, at most 200 characters. */
@@ -268,7 +270,18 @@ function keyText(r: KafkaRecord): string {
  * poller's path for every record), or the summary's first five once the records were dropped.
  */
 function keysOf(e: Invocation): string[] {
-  return e.records ? e.records.map(keyText) : e.keys;
+  return e.records ? e.records.map(keyText) : (e.keys ?? []);
+}
+
+/** The five keys a summary shows. */
+function firstKeys(e: Invocation): string[] {
+  return e.keys ?? e.records?.slice(0, 5).map(keyText) ?? [];
+}
+
+/** Drops `e`'s records, keeping the keys its summary shows. */
+function letGo(e: Invocation): void {
+  e.keys = firstKeys(e);
+  e.records = undefined;
 }
 
 /**

@@ -38,21 +38,12 @@ export function startConsole(o: {
 }): ServiceConsole {
   const { settings, events } = o;
   const state = new ConsoleState({ service: settings.service, stage: settings.stage, mode: settings.mode, historySize: settings.history.limits.size, triggers: o.triggers, events, health: o.health, progress: o.progress });
-  // The attempt a chunk is on is the poller's to know: the chunk's start says it just before its invocation.
-  const attempts = new Map<string, number>();
-  const offChunk = [
-    events.on('poller.chunk_start', (c) => void attempts.set(`${c.functionName}|${c.topic}|${c.partition}|${c.firstOffset}`, c.attempt)),
-    events.on('poller.chunk_end', (c) => {
-      attempts.delete(`${c.functionName}|${c.topic}|${c.partition}|${c.firstOffset}`);
-      settings.history.annotate(c.requestId, {
-        attempt: c.attempt, ...(c.reportedFailedFrom !== undefined ? { reportedFailedFrom: c.reportedFailedFrom } : {}), ...(c.malformedResponse !== undefined ? { malformedResponse: c.malformedResponse } : {}),
-      });
+  const offChunk = events.on('poller.chunk_end', (c) =>
+    settings.history.annotate(c.requestId, {
+      attempt: c.attempt, ...(c.reportedFailedFrom !== undefined ? { reportedFailedFrom: c.reportedFailedFrom } : {}), ...(c.malformedResponse !== undefined ? { malformedResponse: c.malformedResponse } : {}),
     }),
-  ];
-  const invoker = recordingInvoker(o.invoker, settings.history, (r) => {
-    const first = r.records[0];
-    return first ? attempts.get(`${r.functionName}|${first.topic}|${first.partition}|${first.offset}`) : undefined;
-  });
+  );
+  const invoker = recordingInvoker(o.invoker, settings.history);
   const actions = consoleActions({ triggers: o.triggers, clusterOf: o.clusterOf, replay: (r) => invoker.replay(r), state, logger: o.logger.child('console') });
   const routes = consoleServer({
     title: `Sluice · ${settings.service} (${settings.stage})`, state, history: settings.history, actions, readOnly: settings.mode === 'read-only', ...(settings.hosts ? { hosts: settings.hosts } : {}),
@@ -62,7 +53,7 @@ export function startConsole(o: {
     routes,
     async close() {
       routes.close();
-      for (const f of offChunk) f();
+      offChunk();
       state.close();
       await actions.close();
     },

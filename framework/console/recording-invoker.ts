@@ -9,13 +9,13 @@ import { randomUUID } from 'node:crypto';
 import type { Invoker, InvokeRequest, InvokeResult } from '../invoke/types.ts';
 import type { Invocation, InvocationHistory } from './history.ts';
 
-/** `attemptOf`: which attempt of its records an invocation is, as the poller counts them (1 if it does not say). */
+/** The attempt recorded is the request's, as the poller counts them (1 if it does not say). */
 export function recordingInvoker(
-  inner: Invoker, history: InvocationHistory, attemptOf: (r: InvokeRequest) => number | undefined = () => undefined,
+  inner: Invoker, history: InvocationHistory,
 ): Invoker & { replay(request: InvokeRequest): Promise<{ entry: Invocation; result: InvokeResult }> } {
   const run = async (request: InvokeRequest, replay: boolean) => {
     const requestId = request.requestId ?? randomUUID();
-    const entry = history.start({ functionName: request.functionName, records: request.records, source: request.source, requestId, ...(replay ? { replay } : { attempt: attemptOf(request) ?? 1 }) });
+    const entry = history.start({ functionName: request.functionName, records: request.records, source: request.source, requestId, ...(replay ? { replay } : { attempt: request.attempt ?? 1 }) });
     let result: InvokeResult;
     try {
       result = await inner.invoke({ ...request, requestId });

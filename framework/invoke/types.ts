@@ -18,6 +18,8 @@ export interface InvokeRequest {
    * the handler writes can be tied to it (the console); the lambda invoker reports Lambda's own.
    */
   requestId?: string;
+  /** Which delivery of its records this invocation is, as the poller counts them (1, then a retry's 2...): what the console shows. */
+  attempt?: number;
 }
 
 /** Receives each line a handler writes, with the request id of the invocation it wrote it in (none: between invocations). */

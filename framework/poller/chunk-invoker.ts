@@ -31,7 +31,7 @@ export class ChunkInvoker {
       firstOffset: chunk[0]!.offset, lastOffset: chunk[chunk.length - 1]!.offset, attempt: item.attempts + 1, bytes: item.bytes, fetchedAt: batch.fetchedAt,
     };
     this.events.emit('poller.chunk_start', base);
-    const call = () => this.invoker.invoke({ functionName: this.trigger.functionName, records: chunk, source: this.source, timeoutMs: this.trigger.timeoutMs });
+    const call = () => this.invoker.invoke({ functionName: this.trigger.functionName, records: chunk, source: this.source, timeoutMs: this.trigger.timeoutMs, attempt: base.attempt });
     const result = heartbeats ? await withHeartbeats(batch, this.heartbeatIntervalMs, this.logger, call) : await call();
     // With partial batch responses, an answer may name failed records: the chunk is not all ok.
     const reported = result.ok && this.trigger.failure.reportBatchItemFailures ? readBatchResponse(result.payload, chunk) : undefined;

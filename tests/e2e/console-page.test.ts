@@ -19,6 +19,8 @@ let server: Server;
 let browser: Browser;
 let url: string;
 let offset = 0;
+/** Live streams (/api/live) the server holds open now. */
+let streams = 0;
 
 function run(key: string): void {
   const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] };
@@ -29,7 +31,13 @@ function run(key: string): void {
 beforeAll(async () => {
   const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
   const routes = consoleServer({ title: 'page test', state, history, actions: { refreshOffsets: async () => {} } as unknown as ConsoleActions, readOnly: true });
-  server = createServer((req, res) => void (routes.handle(req, res) || res.writeHead(404).end()));
+  server = createServer((req, res) => {
+    if (req.url === '/api/live') {
+      streams++;
+      res.on('close', () => streams--);
+    }
+    void (routes.handle(req, res) || res.writeHead(404).end());
+  });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   browser = await chromium.launch({ executablePath: process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
@@ -55,5 +63,25 @@ it('a focused row whose invocation falls off the drawn rows lets go of the focus
   expect(await page.evaluate('document.activeElement.tagName')).not.toBe('TR');
   await page.keyboard.press('Enter');
   expect(await page.evaluate('location.hash')).toBe('#/invocations');
+  await page.close();
+}, 60_000);
+
+it('a tab hidden for a while closes its stream, so the poller serves no page; shown again, it catches up', async () => {
+  const page = await browser.newPage();
+  await page.clock.install(); // the page's own timers: the 10 s a tab stays hidden before its stream closes
+  await page.goto(`${url}#/invocations`);
+  await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
+  await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+  const setVisibility = (state: 'hidden' | 'visible') =>
+    page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: '${state}', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
+  await setVisibility('hidden');
+  await page.clock.runFor(5_000); // a quick switch of tabs keeps the stream
+  expect(streams).toBe(1);
+  await page.clock.runFor(6_000);
+  await expect.poll(() => streams, { timeout: 15_000 }).toBe(0);
+  run('ran-while-hidden');
+  await setVisibility('visible');
+  await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => page.getByTestId('invocation-row').first().textContent(), { timeout: 15_000 }).toContain('ran-while-hidden');
   await page.close();
 }, 60_000);

@@ -5,6 +5,8 @@
  * applied in batches of at most one per 250 ms (the server's pace; one a second past FIREHOSE changes a batch) so a busy poller does not re-render per event).
  * When the overview's startedAt changes, the server is another process: its invocation ids start
  * over (the list is fetched anew) and the page's token is stale (`restarted` says so).
+ * A tab hidden for HIDDEN_CLOSE_MS closes its stream, so the poller serves no page no one looks at;
+ * shown again, it reconnects and fetches what ended meanwhile.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { InvocationSummary, Overview } from '../../api-types.ts';
@@ -28,6 +30,8 @@ export interface Live {
 }
 
 const RECONNECT_MS = 3000;
+/** How long a tab stays hidden before its stream closes (a quick switch of tabs keeps it). */
+const HIDDEN_CLOSE_MS = 10_000;
 
 export function useLive(): Live {
   const [state, setState] = useState<{ overview: Overview | null; offset: number; error: string | null }>({
@@ -47,6 +51,8 @@ export function useLive(): Live {
     let retry: ReturnType<typeof setTimeout> | undefined;
     let flush: ReturnType<typeof setTimeout> | undefined;
     let opened = false;
+    let hidden: ReturnType<typeof setTimeout> | undefined;
+    let paused = false;
     let startedAt: number | undefined;
 
     const loadInvocations = (): void => {
@@ -93,6 +99,7 @@ export function useLive(): Live {
     };
 
     const connect = (): void => {
+      retry = undefined;
       const es = new EventSource('/api/live');
       source = es;
       es.onopen = () => {
@@ -125,11 +132,32 @@ export function useLive(): Live {
       });
     loadInvocations();
     connect();
+
+    const onVisibility = (): void => {
+      if (document.visibilityState === 'hidden') {
+        hidden ??= setTimeout(() => {
+          hidden = undefined;
+          paused = true;
+          source?.close();
+          clearTimeout(retry);
+          setConnected(false);
+        }, HIDDEN_CLOSE_MS);
+        return;
+      }
+      clearTimeout(hidden);
+      hidden = undefined;
+      if (!paused) return;
+      paused = false;
+      connect(); // its open fetches what ended while the tab was hidden
+    };
+    document.addEventListener('visibilitychange', onVisibility);
     return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
       abort.abort();
       source?.close();
       clearTimeout(retry);
       clearTimeout(flush);
+      clearTimeout(hidden);
     };
   }, []);
 
