@@ -50,12 +50,23 @@ export async function checkJava(env: Record<string, string | undefined>): Promis
   return java;
 }
 
-/** Makes sure libDir holds the jars for `version`; runs mvn in kafkaDir only the first time. */
-export function ensureJars(p: { kafkaDir: string; libDir: string; version: string; log: (line: string) => void }): Promise<void> {
+/**
+ * Makes sure libDir holds the jars of the pom in kafkaDir for `version`; runs mvn only the first
+ * time. `expect`: the jar whose absence means the resolution failed (the broker's, unless named).
+ */
+export function ensureJars(p: JarsToResolve): Promise<void> {
   return resolveOnce(p.libDir, () => resolve(p));
 }
 
-async function resolve(p: { kafkaDir: string; libDir: string; version: string; log: (line: string) => void }): Promise<void> {
+interface JarsToResolve {
+  kafkaDir: string;
+  libDir: string;
+  version: string;
+  log: (line: string) => void;
+  expect?: string;
+}
+
+async function resolve(p: JarsToResolve): Promise<void> {
   const marker = path.join(p.libDir, `.resolved-${p.version}`);
   if (existsSync(marker)) return;
   p.log(`Resolving Apache Kafka ${p.version} from Maven Central (first run only)…`);
@@ -81,8 +92,9 @@ async function resolve(p: { kafkaDir: string; libDir: string; version: string; l
       throw new Error(`\`mvn ${args.join(' ')}\` failed in ${p.kafkaDir} (exit ${result.code ?? result.signal}). Check network access to Maven Central and the pom, ${USE_EXISTING}.\n${output}`);
     }
     jars = (await readdir(staging)).filter((f) => f.endsWith('.jar'));
-    if (!jars.some((f) => f.startsWith(`kafka_2.13-${p.version}`))) {
-      throw new Error(`mvn finished but resolved no kafka_2.13-${p.version}.jar (found ${jars.length} jars); check infra/kafka/pom.xml.`);
+    const expect = p.expect ?? `kafka_2.13-${p.version}`;
+    if (!jars.some((f) => f.startsWith(expect))) {
+      throw new Error(`mvn finished but resolved no ${expect}.jar (found ${jars.length} jars); check ${path.join(p.kafkaDir, 'pom.xml')}.`);
     }
     await writeFile(path.join(staging, path.basename(marker)), `${new Date().toISOString()}\n`);
   } catch (e) {

@@ -7,9 +7,23 @@
  */
 import type { Kafka } from 'kafkajs';
 
+/** What kafkajs's connection takes and answers (share/messages.ts builds them). */
+export interface PrivateRequest<T> {
+  request: { apiKey: number; apiVersion: number; apiName: string; encode(): Promise<unknown> };
+  response: { decode(payload: Buffer): Promise<T>; parse(data: T): Promise<T> };
+}
+
+export interface PrivateConnection {
+  send<T>(r: PrivateRequest<T>): Promise<T>;
+}
+
 export interface PrivateBroker {
   nodeId: number;
   leaveGroup(request: { groupId: string; memberId: string }): Promise<unknown>;
+  /** Its connections: index 0 for most requests, 1 for Fetch (a request that may wait at the broker). */
+  connectionPool: PrivateConnection & { getConnection(index: number): Promise<PrivateConnection> };
+  /** The API versions the broker answered ApiVersions with, by API key. */
+  versions?: Record<number, { minVersion: number; maxVersion: number }>;
 }
 
 export interface PrivateCluster {
@@ -21,6 +35,10 @@ export interface PrivateCluster {
   findGroupCoordinator(request: { groupId: string }): Promise<PrivateBroker>;
   /** FindCoordinator's answer itself; coordinatorType 0 is GROUP (1 would be TRANSACTION). */
   findGroupCoordinatorMetadata(request: { groupId: string; coordinatorType: 0 }): Promise<{ coordinator: { nodeId: number; host: string; port: number } }>;
+  /** The broker `nodeId` of the metadata last read, connected. */
+  findBroker(request: { nodeId: number }): Promise<PrivateBroker>;
+  /** The brokers of the metadata last read. */
+  getNodeIds(): number[];
 }
 
 const FACTORY = 'private:Kafka:createCluster';

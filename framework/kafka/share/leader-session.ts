@@ -1,0 +1,270 @@
+/**
+ * One share session (KIP-932) with one partition leader: the partitions this member fetches from it,
+ * and the acknowledgements and lock renewals waiting to go to it. Requests of a session go one at a
+ * time, each with the next epoch (0 opens it, -1 closes it). Acknowledgements ride on the next
+ * ShareFetch when the member can take records; a ShareAcknowledge carries them when it cannot, and
+ * renewals (KIP-1222) go on a ShareAcknowledge of their own. A fetch waits at the broker up to
+ * `maxWaitMs` for records, so an acknowledgement made meanwhile waits at most that long.
+ */
+import type { KafkaRecord } from '../../event/record.ts';
+import type { Logger } from '../../observe/logger.ts';
+import { ACK, shareAcknowledge, shareFetch, type AckBatch, type AckType, type PartitionFetched, type TopicAcks } from './messages.ts';
+import type { ShareTransport } from './transport.ts';
+
+export interface ShareRecord extends KafkaRecord {
+  /** How many times the broker has handed this record out, this time included (1: the first delivery). */
+  deliveryCount: number;
+}
+
+/** What one ShareFetch acquired on one partition. */
+export interface AcquiredBatch {
+  topic: string;
+  partition: number;
+  records: ShareRecord[];
+  /** When the records' acquisition locks run out (epoch ms), unless renewed. */
+  lockExpiresAt: number;
+}
+
+export interface SessionHost {
+  readonly groupId: string;
+  readonly topic: string;
+  readonly topicId: string;
+  memberId(): string;
+  transport: ShareTransport;
+  logger: Logger;
+  /** ShareFetch/ShareAcknowledge version (2 renews locks; 1 cannot). */
+  version: 1 | 2;
+  fetchLimits: { maxWaitMs: number; maxBytes: number; maxRecords: number };
+  /** Whether the member takes more records now (its records in hand are under its bound, and it is not stopping). */
+  wantsRecords(): boolean;
+  delivered(batch: AcquiredBatch): void;
+  /** A partition's leader moved or is unknown: the member reads the metadata again and reassigns it. */
+  leaderMoved(partition: number): void;
+  /** Acknowledgements the broker refused (a lock that ran out: the record is someone else's now). */
+  refused(partition: number, batches: AckBatch[], error: string): void;
+  /** The member's membership is gone (unknown member, fenced): it rejoins. */
+  fenced(error: string): void;
+}
+
+const SESSION_GONE = new Set([122, 123]); // SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH
+const LEADER_MOVED = new Set([3, 6, 74, 75, 100]); // unknown partition, not leader, fenced/unknown leader epoch, unknown topic id
+const MEMBER_GONE = new Set([25, 110]); // UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH
+const RETRY_MS = 500;
+
+export class LeaderSession {
+  private epoch = 0;
+  /** Partitions the broker's session holds. */
+  private readonly inSession = new Set<number>();
+  /** Partitions the member wants from this leader. */
+  readonly wanted = new Set<number>();
+  private readonly acks = new Map<number, Map<number, AckType>>();
+  private readonly renewals = new Map<number, Set<number>>();
+  private wake: (() => void) | undefined;
+  private closing = false;
+  readonly done: Promise<void>;
+
+  constructor(
+    readonly nodeId: number,
+    private readonly host: SessionHost,
+  ) {
+    this.done = this.run();
+  }
+
+  acknowledge(partition: number, offsets: readonly number[], type: AckType): void {
+    const of = this.acks.get(partition) ?? new Map<number, AckType>();
+    this.acks.set(partition, of);
+    for (const o of offsets) of.set(o, type);
+    this.poke();
+  }
+
+  renew(partition: number, offsets: readonly number[]): void {
+    if (this.host.version < 2) return;
+    const of = this.renewals.get(partition) ?? new Set<number>();
+    this.renewals.set(partition, of);
+    for (const o of offsets) of.add(o);
+    this.poke();
+  }
+
+  /** Something changed (records may be taken, partitions wanted): the loop looks again. */
+  poke(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  /** Sends what acknowledgements remain and closes the session; `done` settles after. */
+  close(): Promise<void> {
+    this.closing = true;
+    this.poke();
+    return this.done;
+  }
+
+  private async run(): Promise<void> {
+    for (;;) {
+      try {
+        if (this.closing) return await this.closeSession();
+        if (this.renewals.size > 0 && this.epoch > 0) {
+          await this.sendRenewals();
+          continue;
+        }
+        const fetch = this.wanted.size > 0 && this.host.wantsRecords();
+        if (fetch) await this.fetch();
+        else if (this.acks.size > 0 && this.epoch > 0) await this.sendAcks();
+        else await new Promise<void>((resolve) => (this.wake = resolve));
+      } catch (e) {
+        // A connection lost or a broker gone: the session is lost with it. Acknowledgements not
+        // answered were put back; the next request opens a new session.
+        this.host.logger.warn('share session request failed; opening a new session', { node: this.nodeId, error: e });
+        this.reset();
+        await new Promise((r) => setTimeout(r, RETRY_MS));
+      }
+    }
+  }
+
+  private async fetch(): Promise<void> {
+    const opening = this.epoch === 0;
+    // A session is opened with no acknowledgements; after that, only partitions new to it or with acknowledgements are named.
+    const acks = opening ? new Map<number, AckBatch[]>() : this.takeAcks();
+    const partitions = opening ? [...this.wanted] : [...new Set([...[...this.wanted].filter((p) => !this.inSession.has(p)), ...acks.keys()])];
+    const forgotten = opening ? [] : [...this.inSession].filter((p) => !this.wanted.has(p));
+    const { maxWaitMs, maxBytes, maxRecords } = this.host.fetchLimits;
+    let answer;
+    try {
+      answer = await this.host.transport.send(
+        { nodeId: this.nodeId, fetch: true },
+        shareFetch(
+          {
+            groupId: this.host.groupId, memberId: this.host.memberId(), sessionEpoch: this.epoch, maxWaitMs: acks.size > 0 ? 0 : maxWaitMs, minBytes: 1, maxBytes, maxRecords, batchSize: maxRecords,
+            topics: partitions.length ? [this.topicAcks(partitions, acks)] : [], forgotten: forgotten.length ? [{ topicId: this.host.topicId, partitions: forgotten }] : [],
+          },
+          this.host.version,
+        ),
+      );
+    } catch (e) {
+      this.putBack(acks);
+      throw e;
+    }
+    if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, acks);
+    this.epoch = this.epoch === 2147483647 ? 1 : this.epoch + 1;
+    // Naming a partition adds it to the session (one with acknowledgements but no longer wanted is forgotten next time).
+    for (const p of partitions) this.inSession.add(p);
+    for (const p of forgotten) this.inSession.delete(p);
+    const acquiredAt = Date.now();
+    for (const t of answer.topics) {
+      if (t.topicId !== this.host.topicId) continue;
+      for (const p of t.partitions) await this.take(p, acks.get(p.partition), acquiredAt + answer.acquisitionLockTimeoutMs);
+    }
+  }
+
+  /** One partition of a ShareFetch answer: its acknowledgements' outcome, its error, its records. */
+  private async take(p: PartitionFetched, sent: AckBatch[] | undefined, lockExpiresAt: number): Promise<void> {
+    if (p.ackErrorCode !== 0 && sent) this.host.refused(p.partition, sent, `${p.ackErrorCode}${p.ackErrorMessage ? ` ${p.ackErrorMessage}` : ''}`);
+    if (p.errorCode !== 0) {
+      if (LEADER_MOVED.has(p.errorCode)) {
+        this.wanted.delete(p.partition);
+        this.inSession.delete(p.partition);
+        this.host.leaderMoved(p.partition);
+      } else this.host.logger.warn('share fetch refused a partition', { partition: p.partition, error: p.errorCode, message: p.errorMessage });
+      return;
+    }
+    if (p.acquired.length === 0) return;
+    const records = p.records ? await this.host.transport.decode(this.host.topic, p.partition, p.records) : [];
+    const byOffset = new Map(records.map((r) => [r.offset, r]));
+    const taken: ShareRecord[] = [];
+    const gaps: number[] = [];
+    for (const a of p.acquired) {
+      for (let o = Number(a.firstOffset); o <= Number(a.lastOffset); o++) {
+        const r = byOffset.get(o);
+        if (r) taken.push({ ...r, deliveryCount: a.deliveryCount });
+        else gaps.push(o);
+      }
+    }
+    // An acquired offset with no record (a transaction marker, a compacted record) is a gap: acknowledged as one, never handed on.
+    if (gaps.length) this.acknowledge(p.partition, gaps, ACK.GAP);
+    if (taken.length) this.host.delivered({ topic: this.host.topic, partition: p.partition, records: taken, lockExpiresAt });
+  }
+
+  private async sendAcks(): Promise<void> {
+    const acks = this.takeAcks();
+    let answer;
+    try {
+      answer = await this.host.transport.send(
+        { nodeId: this.nodeId },
+        shareAcknowledge({ groupId: this.host.groupId, memberId: this.host.memberId(), sessionEpoch: this.epoch, topics: [this.topicAcks([...acks.keys()], acks)] }, this.host.version),
+      );
+    } catch (e) {
+      this.putBack(acks);
+      throw e;
+    }
+    if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, acks);
+    this.epoch++;
+    for (const t of answer.topics) for (const p of t.partitions) if (p.errorCode !== 0) this.host.refused(p.partition, acks.get(p.partition) ?? [], `${p.errorCode}${p.errorMessage ? ` ${p.errorMessage}` : ''}`);
+  }
+
+  private async sendRenewals(): Promise<void> {
+    const renewals = new Map([...this.renewals].map(([p, offsets]) => [p, ranges(new Map([...offsets].map((o) => [o, ACK.RENEW as AckType])))]));
+    this.renewals.clear();
+    const answer = await this.host.transport.send(
+      { nodeId: this.nodeId },
+      shareAcknowledge({ groupId: this.host.groupId, memberId: this.host.memberId(), sessionEpoch: this.epoch, renew: true, topics: [this.topicAcks([...renewals.keys()], renewals)] }, 2),
+    );
+    if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, new Map());
+    this.epoch++;
+    for (const t of answer.topics) for (const p of t.partitions) if (p.errorCode !== 0) this.host.logger.warn('the broker refused to renew acquisition locks', { partition: p.partition, error: p.errorCode, message: p.errorMessage });
+  }
+
+  private async closeSession(): Promise<void> {
+    if (this.epoch === 0) return;
+    const acks = this.takeAcks();
+    // Epoch -1 closes the session once its acknowledgements are applied; what the member still holds is released.
+    const answer = await this.host.transport
+      .send({ nodeId: this.nodeId }, shareAcknowledge({ groupId: this.host.groupId, memberId: this.host.memberId(), sessionEpoch: -1, topics: acks.size ? [this.topicAcks([...acks.keys()], acks)] : [] }, this.host.version))
+      .catch((e: unknown) => this.host.logger.warn('closing the share session failed; the broker releases its records when the lock runs out', { node: this.nodeId, error: e }));
+    if (answer && answer.errorCode !== 0) this.host.logger.warn('closing the share session was refused', { node: this.nodeId, error: answer.errorCode, message: answer.errorMessage });
+  }
+
+  private sessionError(code: number, message: string | null, acks: Map<number, AckBatch[]>): void {
+    this.putBack(acks);
+    if (MEMBER_GONE.has(code)) {
+      this.acks.clear(); // a new membership holds none of these records
+      this.reset();
+      this.host.fenced(`${code}${message ? ` ${message}` : ''}`);
+      return;
+    }
+    if (!SESSION_GONE.has(code)) this.host.logger.warn('share session request refused; opening a new session', { node: this.nodeId, error: code, message });
+    this.reset();
+  }
+
+  private reset(): void {
+    this.epoch = 0;
+    this.inSession.clear();
+  }
+
+  private takeAcks(): Map<number, AckBatch[]> {
+    const out = new Map([...this.acks].map(([p, of]) => [p, ranges(of)]));
+    this.acks.clear();
+    return out;
+  }
+
+  private putBack(acks: Map<number, AckBatch[]>): void {
+    for (const [p, batches] of acks)
+      for (const b of batches) for (let o = Number(b.firstOffset), i = 0; o <= Number(b.lastOffset); o++, i++) this.acknowledge(p, [o], b.types[b.types.length === 1 ? 0 : i]!);
+  }
+
+  private topicAcks(partitions: number[], acks: Map<number, AckBatch[]>): TopicAcks {
+    return { topicId: this.host.topicId, partitions: partitions.map((partition) => ({ partition, batches: acks.get(partition) ?? [] })) };
+  }
+}
+
+/** Offsets and their types as batches of consecutive offsets of one type each. */
+export function ranges(of: Map<number, AckType>): AckBatch[] {
+  const offsets = [...of.keys()].sort((a, b) => a - b);
+  const out: AckBatch[] = [];
+  for (const o of offsets) {
+    const type = of.get(o)!;
+    const last = out[out.length - 1];
+    if (last && Number(last.lastOffset) === o - 1 && last.types[0] === type) last.lastOffset = BigInt(o);
+    else out.push({ firstOffset: BigInt(o), lastOffset: BigInt(o), types: [type] });
+  }
+  return out;
+}

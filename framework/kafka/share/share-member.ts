@@ -1,0 +1,238 @@
+/**
+ * A member of a share group (KIP-932) on one topic: it heartbeats the group's coordinator
+ * (ShareGroupHeartbeat; the coordinator assigns partitions, several members may share each), keeps
+ * a share session with each leader of its partitions (leader-session.ts), hands on what they
+ * acquire, and sends each record's acknowledgement to its partition's leader: ACCEPT (done), RELEASE
+ * (deliver again), REJECT (never again), or a renewal of its lock. Records in hand are bounded by
+ * `maxInFlight`: past it, sessions stop fetching until acknowledgements come back.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../observe/logger.ts';
+import { LeaderSession, type AcquiredBatch, type SessionHost } from './leader-session.ts';
+import { API, metadata, shareGroupHeartbeat, type AckBatch, type AckType, type HeartbeatAnswer } from './messages.ts';
+import type { ShareTransport } from './transport.ts';
+
+export type { AcquiredBatch, ShareRecord } from './leader-session.ts';
+
+export interface ShareMemberOptions {
+  groupId: string;
+  topic: string;
+  transport: ShareTransport;
+  logger: Logger;
+  /** Records acquired and not yet acknowledged, at most. */
+  maxInFlight: number;
+  fetch: { maxWaitMs: number; maxBytes: number; maxRecords: number };
+  onBatch(batch: AcquiredBatch): void;
+  /** The member cannot go on (the cluster has no share groups, the group is another kind, not authorized…). */
+  onCrash(error: Error): void;
+  /** Acknowledgements the broker refused: their records' locks had run out, and they go to a member again. */
+  onRefused?(partition: number, offsets: number, error: string): void;
+}
+
+const FATAL: Record<number, string> = {
+  23: 'is used by a consumer group of another kind (INCONSISTENT_GROUP_PROTOCOL): give the queue-mode trigger a consumerGroupId of its own',
+  29: 'may not read the topic (TOPIC_AUTHORIZATION_FAILED): grant Read on the topic to the trigger\'s principal',
+  30: 'may not be joined (GROUP_AUTHORIZATION_FAILED): grant Read on the group to the trigger\'s principal',
+  35: 'cannot be joined: the broker does not support ShareGroupHeartbeat v1 (UNSUPPORTED_VERSION); queue mode needs Kafka 4.2 or later with share groups enabled',
+  81: 'is full (GROUP_MAX_SIZE_REACHED): raise group.share.max.size on the cluster, or run fewer pollers',
+};
+const COORDINATOR_MOVING = new Set([14, 15, 16]);
+const MEMBER_GONE = new Set([25, 110]);
+/** Heartbeats that failed in a row before the member gives up (the supervisor restarts it). */
+const MAX_FAILED_BEATS = 5;
+
+export class ShareMember {
+  private id = randomUUID();
+  private epoch = 0;
+  private topicId: string | undefined;
+  private leaders = new Map<number, number>();
+  private readonly sessions = new Map<number, LeaderSession>();
+  private assigned: number[] = [];
+  private inFlight = 0;
+  private beatTimer: NodeJS.Timeout | undefined;
+  private stopping = false;
+  private failedBeats = 0;
+  private version: 1 | 2 = 2;
+  private subscribe = true;
+
+  constructor(private readonly o: ShareMemberOptions) {}
+
+  memberId(): string {
+    return this.id;
+  }
+
+  /** Partitions the coordinator assigned to this member now. */
+  assignment(): number[] {
+    return [...this.assigned];
+  }
+
+  /** Records handed on and not yet acknowledged. */
+  held(): number {
+    return this.inFlight;
+  }
+
+  async start(): Promise<void> {
+    const hb = await this.o.transport.versions(API.ShareGroupHeartbeat);
+    const fetch = await this.o.transport.versions(API.ShareFetch);
+    if (!hb || !fetch || hb.max < 1 || fetch.max < 1) {
+      throw new Error(`queue mode needs share groups, and the cluster does not offer them (ShareGroupHeartbeat v1 and ShareFetch v1, Kafka 4.2 or later; on 4.0–4.1 set share.version=1 with kafka-features)`);
+    }
+    this.version = fetch.max >= 2 ? 2 : 1;
+    await this.readMetadata();
+    await this.beat();
+  }
+
+  /** Acknowledges records of `partition` (each offset once); their locks end with it. */
+  acknowledge(partition: number, offsets: readonly number[], type: AckType): void {
+    this.inFlight = Math.max(0, this.inFlight - offsets.length);
+    this.sessionOf(partition)?.acknowledge(partition, offsets, type);
+    for (const s of this.sessions.values()) s.poke();
+  }
+
+  /** Extends the acquisition locks of records still being worked on (KIP-1222; not on a broker with ShareAcknowledge v1 only). */
+  renew(partition: number, offsets: readonly number[]): boolean {
+    if (this.version < 2) return false;
+    this.sessionOf(partition)?.renew(partition, offsets);
+    return true;
+  }
+
+  /**
+   * Stops taking records, waits until those in hand are acknowledged (or `deadlineAt`), sends
+   * the acknowledgements, closes the sessions (the broker releases what was not acknowledged),
+   * and leaves the group.
+   */
+  async stop(deadlineAt = Date.now() + 30_000): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.beatTimer);
+    while (this.inFlight > 0 && Date.now() < deadlineAt) await new Promise((r) => setTimeout(r, 20));
+    await Promise.all([...this.sessions.values()].map((s) => s.close()));
+    this.sessions.clear();
+    await this.o.transport
+      .send({ coordinatorOf: this.o.groupId }, shareGroupHeartbeat({ groupId: this.o.groupId, memberId: this.id, memberEpoch: -1, topics: null }))
+      .catch((e: unknown) => this.o.logger.warn('leaving the share group failed; the coordinator drops the member when its session times out', { error: e }));
+  }
+
+  private sessionOf(partition: number): LeaderSession | undefined {
+    const node = this.leaders.get(partition);
+    return node === undefined ? undefined : this.sessions.get(node);
+  }
+
+  private async readMetadata(): Promise<void> {
+    const m = await this.o.transport.send('any', metadata([this.o.topic]));
+    const t = m.topics.find((x) => x.name === this.o.topic);
+    if (!t || t.errorCode !== 0) throw new Error(`topic "${this.o.topic}" cannot be read${t ? ` (error ${t.errorCode})` : ''}: create it, or check the trigger's topic`);
+    this.topicId = t.topicId;
+    this.leaders = new Map(t.partitions.filter((p) => p.leader >= 0).map((p) => [p.partition, p.leader]));
+  }
+
+  private async beat(): Promise<void> {
+    if (this.stopping) return;
+    let answer: HeartbeatAnswer;
+    try {
+      answer = await this.o.transport.send(
+        { coordinatorOf: this.o.groupId },
+        shareGroupHeartbeat({ groupId: this.o.groupId, memberId: this.id, memberEpoch: this.epoch, topics: this.subscribe ? [this.o.topic] : null }),
+      );
+    } catch (e) {
+      if (++this.failedBeats >= MAX_FAILED_BEATS) return this.crash(new Error(`the share group's coordinator did not answer ${MAX_FAILED_BEATS} heartbeats in a row: ${(e as Error).message}`));
+      return this.schedule(1_000);
+    }
+    this.failedBeats = 0;
+    if (answer.errorCode !== 0) {
+      const fatal = FATAL[answer.errorCode];
+      if (fatal) return this.crash(new Error(`share group "${this.o.groupId}" ${fatal}`));
+      if (MEMBER_GONE.has(answer.errorCode)) this.rejoin(`heartbeat: ${answer.errorCode} ${answer.errorMessage ?? ''}`.trim());
+      else if (!COORDINATOR_MOVING.has(answer.errorCode)) this.o.logger.warn('share group heartbeat refused', { error: answer.errorCode, message: answer.errorMessage });
+      return this.schedule(500);
+    }
+    this.subscribe = false;
+    this.epoch = answer.memberEpoch;
+    if (answer.assignment) await this.assign(answer.assignment);
+    this.schedule(answer.heartbeatIntervalMs);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopping) return;
+    clearTimeout(this.beatTimer);
+    this.beatTimer = setTimeout(() => void this.beat(), ms);
+  }
+
+  private async assign(assignment: NonNullable<HeartbeatAnswer['assignment']>): Promise<void> {
+    // An id not known (the topic was deleted and made again) or a partition with no leader known: read the metadata first.
+    if (assignment.some((a) => a.topicId !== this.topicId || a.partitions.some((p) => !this.leaders.has(p)))) {
+      await this.readMetadata().catch((e: unknown) => this.o.logger.warn('reading the topic\'s metadata failed', { error: e }));
+    }
+    this.assigned = assignment.filter((a) => a.topicId === this.topicId).flatMap((a) => a.partitions).sort((a, b) => a - b);
+    this.place();
+  }
+
+  /** Each assigned partition to its leader's session; sessions left with none close. */
+  private place(): void {
+    const byNode = new Map<number, number[]>();
+    for (const p of this.assigned) {
+      const node = this.leaders.get(p);
+      if (node !== undefined) byNode.set(node, [...(byNode.get(node) ?? []), p]);
+    }
+    for (const [node, partitions] of byNode) {
+      let s = this.sessions.get(node);
+      if (!s) this.sessions.set(node, (s = new LeaderSession(node, this.host())));
+      s.wanted.clear();
+      for (const p of partitions) s.wanted.add(p);
+      s.poke();
+    }
+    for (const [node, s] of this.sessions) {
+      if (byNode.has(node)) continue;
+      s.wanted.clear();
+      s.poke();
+    }
+  }
+
+  private rejoin(why: string): void {
+    this.o.logger.warn('the share group no longer knows this member; joining again', { why });
+    this.epoch = 0;
+    this.subscribe = true;
+    this.inFlight = 0; // what it held is released by the broker, or goes to another member when its lock runs out
+  }
+
+  private crash(error: Error): void {
+    this.stopping = true;
+    clearTimeout(this.beatTimer);
+    for (const s of this.sessions.values()) void s.close();
+    this.o.onCrash(error);
+  }
+
+  private host(): SessionHost {
+    const self = this;
+    return {
+      groupId: this.o.groupId,
+      topic: this.o.topic,
+      get topicId() {
+        return self.topicId!;
+      },
+      memberId: () => this.id,
+      transport: this.o.transport,
+      logger: this.o.logger,
+      get version() {
+        return self.version;
+      },
+      fetchLimits: this.o.fetch,
+      wantsRecords: () => !this.stopping && this.inFlight < this.o.maxInFlight,
+      delivered: (batch) => {
+        this.inFlight += batch.records.length;
+        this.o.onBatch(batch);
+      },
+      leaderMoved: () => {
+        void this.readMetadata()
+          .catch((e: unknown) => this.o.logger.warn('reading the topic\'s metadata failed', { error: e }))
+          .then(() => this.o.transport.refresh().catch(() => undefined))
+          .then(() => this.place());
+      },
+      refused: (partition, batches: AckBatch[], error) => {
+        const count = batches.reduce((n, b) => n + Number(b.lastOffset - b.firstOffset) + 1, 0);
+        this.o.logger.warn('the broker refused acknowledgements: their records\' locks had run out, so they go to a member again', { partition, records: count, error });
+        this.o.onRefused?.(partition, count, error);
+      },
+      fenced: (error) => this.rejoin(error),
+    };
+  }
+}
