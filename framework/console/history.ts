@@ -29,9 +29,13 @@ const EVENTS_PER_SECOND = 50;
 export const HISTORY_DEFAULTS = { size: 200, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
 export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
 
-/** `keys` is read from the records when a summary is asked for (or the records are let go): not on the poller's path for every invocation. */
+/**
+ * `keys` is decoded when a summary is asked for, and kept: not on the poller's path for every
+ * invocation. Records let go first leave the raw bytes of their first five keys (`keyBytes`, a copy).
+ */
 export interface Invocation extends Omit<InvocationSummary, 'keys'> {
   keys?: string[];
+  keyBytes?: Array<Buffer | null>;
   records: readonly KafkaRecord[] | undefined;
   source: EventSource;
   bytes: number;
@@ -247,7 +251,8 @@ export class InvocationHistory {
     // Out of the ring, no one asks for its event again; a replay's caller still shows it (server.ts).
     this.pastRate.delete(e);
     this.gone.add(e);
-    if (!e.replay) letGo(e);
+    // Out of every list: no summary of it is asked for again.
+    if (!e.replay) e.records = undefined;
   }
 
   private changed(e: Invocation): void {
@@ -256,31 +261,49 @@ export class InvocationHistory {
 }
 
 export function summaryOf(e: Invocation): InvocationSummary {
-  const { records: _r, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, keys: _k, ...summary } = e;
+  const { records: _r, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, keys: _k, keyBytes: _kb, ...summary } = e;
   return { ...summary, keys: firstKeys(e) };
 }
 
 /** A key as the page shows it: UTF-8, printable, at most 200 characters. */
-function keyText(r: KafkaRecord): string {
-  return r.key === null ? '' : printable(r.key.subarray(0, 800).toString('utf8').slice(0, 200));
+function keyText(r: Pick<KafkaRecord, 'key'>): string {
+  return r.key === null ? '' : printable(r.key.subarray(0, KEY_BYTES).toString('utf8').slice(0, 200));
 }
+
+/** Bytes of a key read for its text: 200 characters of UTF-8 at most. */
+const KEY_BYTES = 800;
 
 /**
  * Every key of an invocation, for the key filter: read from its records when asked (not on the
  * poller's path for every record), or the summary's first five once the records were dropped.
  */
 function keysOf(e: Invocation): string[] {
-  return e.records ? e.records.map(keyText) : (e.keys ?? []);
+  return e.records ? e.records.map(keyText) : firstKeys(e);
 }
 
-/** The five keys a summary shows. */
+/** The five keys a summary shows, decoded once. */
 function firstKeys(e: Invocation): string[] {
-  return e.keys ?? e.records?.slice(0, 5).map(keyText) ?? [];
+  if (!e.keys) {
+    e.keys = (e.records?.slice(0, 5) ?? (e.keyBytes ?? []).map((key) => ({ key }))).map(keyText);
+    e.keyBytes = undefined;
+  }
+  return e.keys;
 }
 
-/** Drops `e`'s records, keeping the keys its summary shows. */
+/** Drops `e`'s records, keeping the bytes of the five keys its summary shows (copied: a key is a view into its fetch response). */
 function letGo(e: Invocation): void {
-  e.keys = firstKeys(e);
+  if (!e.keys && e.records) {
+    const keys = e.records.slice(0, 5).map((r) => r.key?.subarray(0, KEY_BYTES) ?? null);
+    const into = Buffer.allocUnsafe(keys.reduce((n, k) => n + (k?.length ?? 0), 0));
+    let at = 0;
+    e.keyBytes = keys.map((k) => {
+      if (k === null) return null;
+      const view = into.subarray(at, at + k.length);
+      k.copy(view);
+      at += k.length;
+      return view;
+    });
+  }
   e.records = undefined;
 }
 

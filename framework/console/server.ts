@@ -53,6 +53,9 @@ export interface ConsoleServer {
   close(): void;
 }
 
+/** Ids one request may ask for (GET /api/invocations?ids=): more than a page's running rows ever are. */
+const MAX_IDS = 500;
+
 export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
   const guard = { token: o.token ?? randomBytes(24).toString('base64url'), hosts: o.hosts ?? [] };
   const assets = consoleAssets();
@@ -155,6 +158,11 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
     }
     if (path === '/api/overview') return json(res, 200, o.state.overview());
     if (path === '/api/live') return req.method === 'HEAD' ? page(res, 200, 'text/event-stream; charset=utf-8', Buffer.alloc(0)) : live(req, res);
+    if (path === '/api/invocations' && query.has('ids')) {
+      // The invocations a page last saw running, asked for by id after its stream was away (live.ts).
+      const ids = query.get('ids')!.split(',').filter((id) => /^\d+$/.test(id)).slice(0, MAX_IDS);
+      return json(res, 200, { invocations: ids.flatMap((id) => { const e = o.history.get(id); return e ? [summaryOf(e)] : []; }) satisfies InvocationSummary[] });
+    }
     if (path === '/api/invocations') {
       const n = (k: string) => (query.has(k) && /^\d+$/.test(query.get(k)!) ? Number(query.get(k)) : undefined);
       const list = o.history.list({ ...opt('function', query.get('function')), ...opt('partition', n('partition')), ...opt('outcome', query.get('outcome')), ...opt('key', query.get('key')), ...opt('limit', n('limit')) });

@@ -85,3 +85,33 @@ it('a tab hidden for a while closes its stream, so the poller serves no page; sh
   await expect.poll(() => page.getByTestId('invocation-row').first().textContent(), { timeout: 15_000 }).toContain('ran-while-hidden');
   await page.close();
 }, 60_000);
+
+it('a tab opened in the background, hidden from its load, closes its stream too', async () => {
+  const page = await browser.newPage();
+  await page.addInitScript(`Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })`);
+  await page.clock.install();
+  await page.goto(`${url}#/invocations`);
+  await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+  await page.clock.runFor(11_000);
+  await expect.poll(() => streams, { timeout: 15_000 }).toBe(0);
+  await page.close();
+}, 60_000);
+
+it('a row seen running while the tab was away shows how it ended, though 200 newer invocations came meanwhile', async () => {
+  const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from('long-one'), value: Buffer.from('v'), headers: [] };
+  const long = history.start({ functionName: 'slow', records: [record], source: { bootstrapServers: 'b:9092' }, requestId: 'long-one' });
+  const page = await browser.newPage();
+  await page.clock.install();
+  await page.goto(`${url}#/invocations?function=slow`);
+  const row = page.locator(`tr[data-id="${long.id}"]`);
+  await expect.poll(() => row.getAttribute('data-outcome'), { timeout: 15_000 }).toBe('running');
+  await page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
+  await page.clock.runFor(11_000);
+  await expect.poll(() => streams, { timeout: 15_000 }).toBe(0);
+  history.end(long, { ok: true, durationMs: 5 });
+  for (let i = 0; i < 200; i++) run(`busy-${i}`); // another function, busy meanwhile
+  await page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
+  await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+  await expect.poll(async () => { await page.clock.runFor(1_000); return row.getAttribute('data-outcome'); }, { timeout: 15_000 }).toBe('ok');
+  await page.close();
+}, 60_000);

@@ -6,7 +6,9 @@
  * When the overview's startedAt changes, the server is another process: its invocation ids start
  * over (the list is fetched anew) and the page's token is stale (`restarted` says so).
  * A tab hidden for HIDDEN_CLOSE_MS closes its stream, so the poller serves no page no one looks at;
- * shown again, it reconnects and fetches what ended meanwhile.
+ * shown again, it reconnects and fetches what ended meanwhile. After any reconnect, the rows it
+ * last saw running are asked for by id (the newest 200 may no longer hold them): each comes back as
+ * it ended, or goes from the list when the server's history no longer holds it.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { InvocationSummary, Overview } from '../../api-types.ts';
@@ -43,6 +45,9 @@ export function useLive(): Live {
   const [invocations, setInvocations] = useState<InvocationSummary[]>([]);
   const [loaded, setLoaded] = useState<{ done: boolean; error: string | null }>({ done: false, error: null });
   const pending = useRef<InvocationSummary[]>([]);
+  /** The list as last drawn, for what a reconnect asks about. */
+  const drawn = useRef<InvocationSummary[]>([]);
+  drawn.current = invocations;
   const [restarted, setRestarted] = useState(false);
 
   useEffect(() => {
@@ -55,15 +60,28 @@ export function useLive(): Live {
     let paused = false;
     let startedAt: number | undefined;
 
-    const loadInvocations = (): void => {
+    const loadInvocations = (reconnected = false): void => {
       getJson<{ invocations: InvocationSummary[] }>('/api/invocations?limit=200', abort.signal)
         .then((body) => {
           setInvocations((list) => mergeInvocations(list, body.invocations, false));
           setLoaded({ done: true, error: null });
+          if (reconnected) refreshRunning(new Set(body.invocations.map((i) => i.id)));
         })
         .catch((err: unknown) => {
           if (!isAbort(err)) setLoaded((l) => ({ done: l.done, error: errorText(err) }));
         });
+    };
+
+    /** Rows seen running whose end the stream did not bring while it was away, asked for by id. */
+    const refreshRunning = (fetched: Set<string>): void => {
+      const ids = drawn.current.filter((i) => i.outcome === 'running' && !fetched.has(i.id)).map((i) => i.id);
+      if (ids.length === 0) return;
+      getJson<{ invocations: InvocationSummary[] }>(`/api/invocations?ids=${ids.join(',')}`, abort.signal)
+        .then((body) => {
+          const gone = new Set(ids.filter((id) => !body.invocations.some((i) => i.id === id)));
+          setInvocations((list) => mergeInvocations(list.filter((i) => !gone.has(i.id)), body.invocations, true));
+        })
+        .catch(() => undefined); // the next reconnect asks again
     };
 
     const applyOverview = (overview: Overview): void => {
@@ -105,7 +123,7 @@ export function useLive(): Live {
       es.onopen = () => {
         setConnected(true);
         // After a reconnect, fill in what ended while the stream was down.
-        if (opened) loadInvocations();
+        if (opened) loadInvocations(true);
         opened = true;
       };
       es.onerror = () => {
@@ -151,6 +169,8 @@ export function useLive(): Live {
       connect(); // its open fetches what ended while the tab was hidden
     };
     document.addEventListener('visibilitychange', onVisibility);
+    // A tab opened in the background is hidden from the start: no change of visibility arms its pause.
+    if (document.visibilityState === 'hidden') onVisibility();
     return () => {
       document.removeEventListener('visibilitychange', onVisibility);
       abort.abort();
