@@ -224,6 +224,14 @@ export const sluiceEventSchema = {
       maximum: 10,
       default: 1,
     },
+    consumptionMode: {
+      $comment: 'AWS: ProvisionedPollerConfig ConsumptionMode (queue mode, share groups, KIP-932)',
+      description:
+        'consumptionMode is stream (a consumer group: each partition to one poller, in order, offsets committed) ' +
+        'or queue (a share group: every poller takes records of every partition, each record accepted, released for a retry or rejected; no order; Kafka 4.2 or later).',
+      enum: ['stream', 'queue'],
+      default: 'stream',
+    },
     ordering: {
       description:
         'ordering is what parallelizationFactor above 1 keeps in order: key (each key\'s records in offset order, records without a key in partition order) ' +
@@ -381,6 +389,7 @@ export interface SluiceEventInput extends GroupTuningInput, FailurePolicyInput {
   batchSize?: number;
   parallelizationFactor?: number;
   ordering?: 'key' | 'unordered';
+  consumptionMode?: 'stream' | 'queue';
   engine?: 'kafkajs' | 'librdkafka';
   groupProtocol?: 'consumer' | 'classic';
   groupInstanceId?: string;

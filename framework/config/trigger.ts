@@ -1,3 +1,4 @@
+import { queueModeProblems } from './queue-mode.ts';
 import { buildAccess } from './access.ts';
 import { buildSchemaRegistry } from './schema-registry.ts';
 import { parseBrokers } from './brokers.ts';
@@ -103,6 +104,7 @@ export function buildTrigger(
     batchSize: event.batchSize ?? DEFAULT_BATCH_SIZE,
     parallelizationFactor: event.parallelizationFactor ?? 1,
     ...(event.ordering === 'unordered' ? { ordering: 'unordered' as const } : {}),
+    ...(event.consumptionMode === 'queue' ? { consumptionMode: 'queue' as const } : {}),
     ...engine.settings,
     maximumBatchingWindowMs:
       event.maximumBatchingWindow === undefined ? DEFAULT_BATCHING_WINDOW_MS : event.maximumBatchingWindow * 1000,
@@ -125,7 +127,7 @@ export function buildTrigger(
   if (startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp !== undefined) {
     trigger.startingPositionTimestampMs = Math.round(event.startingPositionTimestamp * 1000);
   }
-  return { trigger, problems: [...(own?.problems ?? []), ...(orderingProblem ? [orderingProblem] : []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...engine.problems, ...failure.problems, ...filters.problems, ...access.problems, ...(registry?.problems ?? [])] };
+  return { trigger, problems: [...(own?.problems ?? []), ...queueModeProblems(event, context.path), ...(orderingProblem && event.consumptionMode !== 'queue' ? [orderingProblem] : []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...engine.problems, ...failure.problems, ...filters.problems, ...access.problems, ...(registry?.problems ?? [])] };
 }
 
 /** A positive number (numeric strings from `${env:…}` accepted), undefined when not set. */

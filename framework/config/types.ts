@@ -77,6 +77,11 @@ export interface TriggerSpec {
    * configuration packaged before the setting existed) or `unordered`, every record its own key.
    */
   ordering?: 'unordered';
+  /**
+   * `queue`: the trigger's pollers are members of a share group (KIP-932, framework/queue/): records
+   * are acquired, then accepted, released or rejected one by one. Undefined: stream, a consumer group.
+   */
+  consumptionMode?: 'queue';
   /** The Kafka client the member runs on (framework/config/engine.ts): kafkajs (default) or librdkafka. */
   engine: 'kafkajs' | 'librdkafka';
   /** The group protocol it joins with: classic, or consumer (KIP-848, librdkafka only). */

@@ -63,7 +63,7 @@ describe('sluice event schema', () => {
 
   it('lists the allowed names when nothing is close', () => {
     expect(problemsOf({ topic: 'orders', retries: 3 })).toEqual([
-      `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, parallelizationFactor, ordering, engine, groupProtocol, groupInstanceId, maximumBatchingWindow, ` +
+      `${AT}: unknown property "retries". Allowed properties: topic, bootstrapServers, batchSize, parallelizationFactor, consumptionMode, ordering, engine, groupProtocol, groupInstanceId, maximumBatchingWindow, ` +
         'startingPosition, startingPositionTimestamp, consumerGroupId, enabled, maxPollIntervalMs, sessionTimeoutMs, ' +
         'heartbeatIntervalMs, concurrency, maxConsumerRestarts, maximumRetryAttempts, maximumRecordAgeInSeconds, bisectBatchOnFunctionError, ' +
         'functionResponseType, destinationConfig, filterPatterns, accessConfigurations, tls, arn, schemaRegistryConfig.',

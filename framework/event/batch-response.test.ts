@@ -14,12 +14,12 @@ describe('readBatchResponse', () => {
     ['an object without batchItemFailures', { ok: true }],
     ['an empty list', { batchItemFailures: [] }],
   ])('reads %s as success', (_what, payload) => {
-    expect(readBatchResponse(payload, chunk)).toEqual({ ok: true, failedFrom: undefined });
+    expect(readBatchResponse(payload, chunk)).toEqual({ ok: true, failedFrom: undefined, failed: [] });
   });
 
   it('takes the lowest failed offset, as a number or a numeric string', () => {
-    expect(readBatchResponse({ batchItemFailures: [failure(12), failure(11)] }, chunk)).toEqual({ ok: true, failedFrom: 11 });
-    expect(readBatchResponse({ batchItemFailures: [failure('13')] }, chunk)).toEqual({ ok: true, failedFrom: 13 });
+    expect(readBatchResponse({ batchItemFailures: [failure(12), failure(11)] }, chunk)).toEqual({ ok: true, failedFrom: 11, failed: [11, 12] });
+    expect(readBatchResponse({ batchItemFailures: [failure('13')] }, chunk)).toEqual({ ok: true, failedFrom: 13, failed: [13] });
   });
 
   it.each([

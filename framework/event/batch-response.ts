@@ -8,21 +8,22 @@
 import { partitionKey, type KafkaRecord } from './record.ts';
 
 export type BatchResponseReading =
-  /** `failedFrom` undefined: every record succeeded. */
-  | { ok: true; failedFrom: number | undefined }
+  /** `failedFrom` undefined: every record succeeded. `failed`: the offsets named (queue mode releases exactly these). */
+  | { ok: true; failedFrom: number | undefined; failed: number[] }
   | { ok: false; reason: string };
 
 export function readBatchResponse(payload: unknown, chunk: readonly KafkaRecord[]): BatchResponseReading {
-  if (payload === null || payload === undefined) return { ok: true, failedFrom: undefined };
+  if (payload === null || payload === undefined) return { ok: true, failedFrom: undefined, failed: [] };
   if (typeof payload !== 'object' || Array.isArray(payload)) return malformed(`the response is ${describe(payload)}, not an object`);
   const failures = (payload as Record<string, unknown>).batchItemFailures;
-  if (failures === undefined || failures === null) return { ok: true, failedFrom: undefined };
+  if (failures === undefined || failures === null) return { ok: true, failedFrom: undefined, failed: [] };
   if (!Array.isArray(failures)) return malformed(`batchItemFailures is ${describe(failures)}, not an array`);
 
   const first = chunk[0]!;
   const key = partitionKey(first.topic, first.partition);
   const offsets = new Set(chunk.map((r) => r.offset));
   let lowest: number | undefined;
+  const failed = new Set<number>();
   for (const [i, entry] of failures.entries()) {
     const id = (entry as { itemIdentifier?: unknown } | null)?.itemIdentifier;
     if (typeof id !== 'object' || id === null) return malformed(`batchItemFailures[${i}].itemIdentifier is ${describe(id)}, not { partition, offset }`);
@@ -31,8 +32,9 @@ export function readBatchResponse(payload: unknown, chunk: readonly KafkaRecord[
     const n = typeof offset === 'number' ? offset : typeof offset === 'string' && /^\d+$/.test(offset) ? Number(offset) : NaN;
     if (!offsets.has(n)) return malformed(`batchItemFailures[${i}].itemIdentifier.offset is ${describe(offset)}, not an offset of this invocation (${first.offset}–${chunk[chunk.length - 1]!.offset})`);
     lowest = lowest === undefined ? n : Math.min(lowest, n);
+    failed.add(n);
   }
-  return { ok: true, failedFrom: lowest };
+  return { ok: true, failedFrom: lowest, failed: [...failed].sort((a, b) => a - b) };
 }
 
 function malformed(reason: string): BatchResponseReading {

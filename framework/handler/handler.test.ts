@@ -23,7 +23,7 @@ describe('handler helpers', () => {
     const records = [record(4, 1), record(5, 2), record(6, 3)];
     const response = batchResponse([{ topic: 'orders', partition: 1, offset: 5 }]);
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: { partition: 'orders-1', offset: 5 } }] });
-    expect(readBatchResponse(response, records)).toEqual({ ok: true, failedFrom: 5 });
+    expect(readBatchResponse(response, records)).toEqual({ ok: true, failedFrom: 5, failed: [5] });
   });
 
   it('eachRecord stops a partition at its first failure and reports it', async () => {

@@ -24,7 +24,7 @@ export class ChunkInvoker {
   ) {}
 
   /** `heartbeats: false`: the caller already heartbeats the group around the whole run (parallel chunks of a partition). */
-  async invoke(batch: PartitionBatch, item: WorkItem, heartbeats = true): Promise<InvokeResult> {
+  async invoke(batch: Pick<PartitionBatch, 'topic' | 'partition' | 'fetchedAt' | 'heartbeat'>, item: WorkItem, heartbeats = true): Promise<InvokeResult> {
     const chunk = item.records;
     const base = {
       functionName: this.trigger.functionName, topic: batch.topic, partition: batch.partition, count: chunk.length,

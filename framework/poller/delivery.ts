@@ -13,7 +13,7 @@ import type { PartitionBatch } from '../kafka/member-port.ts';
 import type { OffsetRange } from '../parallel/done-ranges.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
-import { withHeartbeats } from './keep-alive.ts';
+import { withHeartbeats, type KeepAlive } from './keep-alive.ts';
 
 /**
  * The longest a send to the on-failure destination may take before it counts as failed; at most
@@ -80,7 +80,7 @@ export class Delivery {
    * with its coordinates and skipped, as AWS drops it, except a registry failure while the
    * registry has decoded no record yet (false: the partition waits on it).
    */
-  async sendToDestination(batch: PartitionBatch, records: KafkaRecord[], reason: FailureReason, attempts: number, error: string | undefined): Promise<boolean> {
+  async sendToDestination(batch: KeepAlive, records: KafkaRecord[], reason: FailureReason, attempts: number, error: string | undefined): Promise<boolean> {
     const first = records[0]!;
     const ids = { functionName: this.trigger.functionName, topic: first.topic, partition: first.partition, offsets: records.map((r) => r.offset), reason };
     if (!this.destination) {

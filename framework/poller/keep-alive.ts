@@ -7,9 +7,12 @@
  * interval late; a tick that finds none due costs nothing). The timer is always cleared.
  */
 import type { PartitionBatch } from '../kafka/member-port.ts';
+
+/** What keeps a member alive while work runs: a batch's heartbeat (queue mode's member heartbeats on its own: a no-op). */
+export type KeepAlive = Pick<PartitionBatch, 'heartbeat' | 'partition'>;
 import type { Logger } from '../observe/logger.ts';
 
-export async function withHeartbeats<T>(batch: PartitionBatch, intervalMs: number, logger: Logger, work: () => Promise<T>): Promise<T> {
+export async function withHeartbeats<T>(batch: KeepAlive, intervalMs: number, logger: Logger, work: () => Promise<T>): Promise<T> {
   const timer = setInterval(() => {
     batch.heartbeat().catch((e: unknown) => logger.warn('heartbeat failed', { partition: batch.partition, error: e }));
   }, Math.max(50, Math.floor(intervalMs / 4)));

@@ -18,6 +18,8 @@ import type { KafkaSecurity } from '../kafka/security.ts';
 import { createGroupMember } from '../kafka/kafkajs/group-member.ts';
 import type { PartitionBatch } from '../kafka/member-port.ts';
 import { createRdkafkaMember } from '../kafka/rdkafka/member.ts';
+import { createQueueMember } from '../queue/queue-member.ts';
+import { QueueRunner } from '../queue/queue-runner.ts';
 import { LogEnds, newestOf } from '../kafka/log-end.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
@@ -125,6 +127,11 @@ export function createPoller(o: PollerOptions): Poller {
     logger.info(`up to ${trigger.parallelizationFactor} invocations of a partition at once: ${order}`);
   }
 
+  // consumptionMode: queue: a share-group member and the runner that acknowledges record by record (framework/queue/).
+  const queue = trigger.consumptionMode === 'queue'
+    ? new QueueRunner({ trigger, concurrency: tuning.concurrency, invoker: chunkInvoker, delivery, events, logger, matches, maxPayloadBytes, envelopeBytes: (partition) => envelopeBytes(source, trigger.topic, partition) })
+    : undefined;
+
   const registryWaits = new Map<number, number>();
   /** The batch through the schema registry; undefined when the registry did not answer and the batch waits. */
   const decode = async (batch: PartitionBatch, decoder: RecordDecoder): Promise<{ records: KafkaRecord[]; undecodable: Map<number, Undecodable> } | undefined> => {
@@ -184,6 +191,7 @@ export function createPoller(o: PollerOptions): Poller {
     logger,
     onGiveUp: o.onGiveUp,
     createMember: (hooks) => {
+      if (queue) return createQueueMember({ trigger, kafka, runner: queue, concurrency: tuning.concurrency, logger, events, onCrash: hooks.onCrash });
       const common = {
         groupId: trigger.consumerGroupId,
         topic: trigger.topic,

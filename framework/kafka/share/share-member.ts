@@ -25,6 +25,8 @@ export interface ShareMemberOptions {
   onBatch(batch: AcquiredBatch): void;
   /** The member cannot go on (the cluster has no share groups, the group is another kind, not authorized…). */
   onCrash(error: Error): void;
+  /** The coordinator assigned these partitions (the first time, and on every change). */
+  onAssigned?(partitions: number[]): void;
   /** Acknowledgements the broker refused: their records' locks had run out, and they go to a member again. */
   onRefused?(partition: number, offsets: number, error: string): void;
 }
@@ -164,6 +166,7 @@ export class ShareMember {
     }
     this.assigned = assignment.filter((a) => a.topicId === this.topicId).flatMap((a) => a.partitions).sort((a, b) => a - b);
     this.place();
+    this.o.onAssigned?.(this.assignment());
   }
 
   /** Each assigned partition to its leader's session; sessions left with none close. */

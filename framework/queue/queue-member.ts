@@ -1,0 +1,56 @@
+/**
+ * A queue trigger's member as the supervisor runs it (the member port's GroupMember): a share
+ * member on the trigger's kafkajs client (its SASL, TLS or MSK IAM), whose records the queue runner
+ * works through. At start it sets the share group's `share.auto.offset.reset` from the trigger's
+ * startingPosition (TRIM_HORIZON: earliest, LATEST: latest); like a stream trigger's, it decides
+ * only where a group with no state yet begins.
+ */
+import type { Kafka } from 'kafkajs';
+import type { TriggerSpec } from '../config/types.ts';
+import { kafkajsShareTransport } from '../kafka/kafkajs/share-transport.ts';
+import type { GroupMember } from '../kafka/member-port.ts';
+import { alterGroupConfig } from '../kafka/share/messages.ts';
+import { ShareMember } from '../kafka/share/share-member.ts';
+import type { Instrumentation } from '../observe/events.ts';
+import type { Logger } from '../observe/logger.ts';
+import type { QueueRunner } from './queue-runner.ts';
+
+/** What one share fetch may bring: at most this many bytes (each record bounded again by Sluice's input bounds). */
+const FETCH_MAX_BYTES = 16 * 1024 * 1024;
+
+export function createQueueMember(o: {
+  trigger: TriggerSpec; kafka: Kafka; runner: QueueRunner; concurrency: number; logger: Logger; events: Instrumentation; onCrash(error: Error): void;
+}): GroupMember {
+  const { trigger } = o;
+  const transport = kafkajsShareTransport(o.kafka);
+  const started = Date.now();
+  const member = new ShareMember({
+    groupId: trigger.consumerGroupId,
+    topic: trigger.topic,
+    transport,
+    logger: o.logger,
+    // Records in hand at most: what the invocations at once take, and as many waiting their turn.
+    maxInFlight: o.concurrency * trigger.batchSize * 2,
+    fetch: { maxWaitMs: 500, maxBytes: FETCH_MAX_BYTES, maxRecords: Math.min(trigger.batchSize * o.concurrency, 10_000) },
+    onBatch: (batch) => o.runner.take(batch),
+    onCrash: o.onCrash,
+    onAssigned: (partitions) =>
+      o.events.emit('group.join', { groupId: trigger.consumerGroupId, memberId: member.memberId(), isLeader: false, assignment: { [trigger.topic]: partitions }, durationMs: Date.now() - started }),
+  });
+  o.runner.bind(member);
+  return {
+    async start() {
+      const reset = trigger.startingPosition === 'LATEST' ? 'latest' : 'earliest';
+      const set = await transport.send('any', alterGroupConfig(trigger.consumerGroupId, { 'share.auto.offset.reset': reset })).catch((e: unknown) => ({ errorCode: -1, errorMessage: (e as Error).message }));
+      if (set.errorCode !== 0) o.logger.warn(`could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}); the group starts where the cluster's setting says`, { error: set.errorCode, message: set.errorMessage });
+      await member.start();
+      o.logger.info(`queue mode: a member of share group ${trigger.consumerGroupId} (every poller takes records of every partition, each record acknowledged on its own)`);
+    },
+    async stop(deadlineAt) {
+      await o.runner.stop();
+      await member.stop(deadlineAt);
+      await transport.close().catch(() => undefined);
+    },
+    memberId: () => member.memberId(),
+  };
+}

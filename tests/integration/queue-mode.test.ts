@@ -1,0 +1,55 @@
+/**
+ * consumptionMode: queue through the poller (framework/queue/) against the broker: each record is
+ * invoked and accepted once; one that always fails is delivered exactly maximumRetryAttempts + 1
+ * times, reaches the on-failure destination with its failure headers, and is rejected (never
+ * delivered again, shown by a record produced after it arriving while it does not).
+ */
+import { afterAll, expect, it } from 'vitest';
+import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
+import { createTopic, deleteTopic, produce, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
+
+const topics: string[] = [];
+const harnesses: Harness[] = [];
+afterAll(async () => {
+  await Promise.all(harnesses.map((h) => h.stop()));
+  await Promise.all(topics.map(deleteTopic));
+});
+
+async function queueTopic(partitions: number): Promise<{ topic: string; failed: string; onFailure: { kind: 'kafka'; uri: string; topic: string } }> {
+  const topic = uniqueName('queue');
+  const failed = uniqueName('queue-failed');
+  topics.push(topic, failed);
+  await createTopic(topic, partitions);
+  await createTopic(failed, 1);
+  return { topic, failed, onFailure: { kind: 'kafka', uri: `kafka://${failed}`, topic: failed } };
+}
+
+it('invokes every record once and accepts it: none comes back', async () => {
+  const { topic, onFailure } = await queueTopic(3);
+  await produce(topic, Array.from({ length: 60 }, (_, i) => ({ value: `v${i}`, partition: i % 3 })));
+  const h = await startRecorder({ topic, consumptionMode: 'queue', batchSize: 10, failure: failurePolicy({ onFailure }) });
+  harnesses.push(h);
+  await waitFor('60 records invoked', () => h.seen().flatMap(recordsOf).length >= 60);
+  await produce(topic, [{ value: 'after', partition: 0 }]);
+  await waitFor('the record produced after', () => h.seen().flatMap(recordsOf).some((r) => Buffer.from(r.value, 'base64').toString() === 'after'));
+  const seen = h.seen().flatMap(recordsOf).map((r) => `${r.partition}@${r.offset}`);
+  expect(seen).toHaveLength(61);
+  expect(new Set(seen).size).toBe(61);
+});
+
+it('delivers a record that always fails maximumRetryAttempts + 1 times, sends it to the destination, then never again', async () => {
+  const { topic, failed, onFailure } = await queueTopic(1);
+  await produce(topic, Array.from({ length: 6 }, (_, i) => ({ value: `v${i}`, partition: 0 })));
+  const h = await startRecorder({ topic, consumptionMode: 'queue', batchSize: 1, failure: failurePolicy({ maximumRetryAttempts: 2, onFailure }), env: { POISON_OFFSETS: '3' } });
+  harnesses.push(h);
+  const [sent] = await readTopic(failed, 1, 60_000);
+  expect(sent!.value!.toString()).toBe('v3');
+  expect(sent!.headers['sluice-failure-reason']?.toString()).toBe('RetryAttemptsExhausted');
+  expect(sent!.headers['sluice-failure-attempts']?.toString()).toBe('3');
+  await produce(topic, [{ value: 'after', partition: 0 }]);
+  await waitFor('the record produced after', () => h.seen().flatMap(recordsOf).some((r) => Buffer.from(r.value, 'base64').toString() === 'after'));
+  const deliveriesOf3 = h.seen().filter((s) => recordsOf(s).some((r) => r.offset === 3));
+  expect(deliveriesOf3).toHaveLength(3);
+  const others = h.seen().flatMap(recordsOf).filter((r) => r.offset !== 3).map((r) => r.offset);
+  expect(others.sort((a, b) => a - b)).toEqual([0, 1, 2, 4, 5, 6]);
+});
