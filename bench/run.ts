@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only throughput,overhead,latency,memory,scale-out,container-start,parallelization,rebalance,engines,console]`
+ * `npm run bench [-- --quick] [--only throughput,overhead,latency,memory,scale-out,container-start,parallelization,rebalance,engines,console,queue-scale]`
  *
  * Self-contained: starts the bench's own Kafka (.sluice/kafka-bench, port 28392), preloads
  * data, runs each scenario, stops everything, prints the table and a final JSON line, and
@@ -19,10 +19,11 @@ import { memory } from './scenarios/memory.ts';
 import { overhead } from './scenarios/overhead.ts';
 import { parallelization } from './scenarios/parallelization.ts';
 import { rebalance } from './scenarios/rebalance.ts';
+import { queueScale } from './scenarios/queue-scale.ts';
 import { scaleOut } from './scenarios/scale-out.ts';
 import { throughput } from './scenarios/throughput.ts';
 
-const SCENARIOS: Record<string, Scenario> = { throughput, overhead, latency, memory, 'scale-out': scaleOut, 'container-start': containerStart, parallelization, rebalance, engines, console: consoleCost };
+const SCENARIOS: Record<string, Scenario> = { throughput, overhead, latency, memory, 'scale-out': scaleOut, 'container-start': containerStart, parallelization, rebalance, engines, console: consoleCost, 'queue-scale': queueScale };
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const only = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(SCENARIOS);

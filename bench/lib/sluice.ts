@@ -24,6 +24,8 @@ export interface SluiceOptions {
   parallelizationFactor?: number;
   /** `unordered`: parallelizationFactor keeps no order (undefined: the default, per key). */
   ordering?: 'unordered';
+  /** `queue`: a share-group member (consumptionMode: queue), its failures sent to `kafka://<failedTopic>`. */
+  queue?: { failedTopic: string };
   /** Whole seconds × 1000 (the setting is in seconds); undefined for the default (500 ms, as AWS). */
   maximumBatchingWindowMs?: number;
   concurrency: number;
@@ -76,6 +78,7 @@ export function benchTrigger(o: SluiceOptions): TriggerSpec {
             ...(o.maximumBatchingWindowMs === undefined ? {} : { maximumBatchingWindow: o.maximumBatchingWindowMs / 1000 }),
             ...(o.engine === undefined ? {} : { engine: o.engine }),
             ...(o.groupInstanceId === undefined ? {} : { groupInstanceId: o.groupInstanceId }),
+            ...(o.queue ? { consumptionMode: 'queue', destinationConfig: { onFailure: { destination: `kafka://${o.queue.failedTopic}` } } } : {}),
             startingPosition: 'TRIM_HORIZON', consumerGroupId: o.groupId, concurrency: o.concurrency,
           },
         }],

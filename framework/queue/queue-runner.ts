@@ -49,7 +49,8 @@ const DESTINATION_RETRY_MS = 1_000;
 
 export class QueueRunner {
   private active = 0;
-  private readonly waiting: Array<{ batch: AcquiredBatch; item: WorkItem }> = [];
+  /** Chunks waiting their turn, their locks renewed meanwhile (they may wait several invocations' time). */
+  private readonly waiting: Array<{ batch: AcquiredBatch; item: WorkItem; renewal: { stop(): void } }> = [];
   private idle: Array<() => void> = [];
   /** Backoffs and destination waits under way: a stop ends them. */
   private readonly sleepers = new Set<() => void>();
@@ -74,7 +75,7 @@ export class QueueRunner {
       this.acks.acknowledge(batch.partition, dropped, ACK.ACCEPT);
       this.o.events.emit('poller.filtered', { functionName: trigger.functionName, topic: batch.topic, partition: batch.partition, count: dropped.length });
     }
-    for (const item of work) this.waiting.push({ batch, item });
+    for (const item of work) this.waiting.push({ batch, item, renewal: this.renewWhileHeld(batch, item.records as ShareRecord[]) });
     this.pump();
   }
 
@@ -82,7 +83,10 @@ export class QueueRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const wake of this.sleepers) wake();
-    for (const w of this.waiting.splice(0)) this.acks.acknowledge(w.batch.partition, w.item.records.map((r) => r.offset), ACK.RELEASE);
+    for (const w of this.waiting.splice(0)) {
+      w.renewal.stop();
+      this.acks.acknowledge(w.batch.partition, w.item.records.map((r) => r.offset), ACK.RELEASE);
+    }
     if (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
@@ -90,10 +94,11 @@ export class QueueRunner {
     while (!this.stopping && this.active < this.o.concurrency && this.waiting.length > 0) {
       const next = this.waiting.shift()!;
       this.active++;
-      void this.run(next.batch, next.item)
+      void this.run(next.batch, next.item, next.renewal)
         .catch((e: unknown) => {
           // Never left without an answer: what failed here is delivered again.
           this.o.logger.error('queue mode: a chunk failed outside its invocation; its records are released', { partition: next.batch.partition, error: e });
+          next.renewal.stop();
           this.acks.acknowledge(next.batch.partition, next.item.records.map((r) => r.offset), ACK.RELEASE);
         })
         .finally(() => {
@@ -104,10 +109,9 @@ export class QueueRunner {
     }
   }
 
-  private async run(batch: AcquiredBatch, item: WorkItem): Promise<void> {
+  private async run(batch: AcquiredBatch, item: WorkItem, renewal: { stop(): void }): Promise<void> {
     const records = item.records as ShareRecord[];
     const { partition } = batch;
-    const renewal = this.renewWhileHeld(batch, records);
     try {
       if (item.giveUp) return await this.toDestination(batch, records, item.giveUp, item.error);
       const now = Date.now();

@@ -134,7 +134,7 @@ export class LeaderSession {
         { nodeId: this.nodeId, fetch: true },
         shareFetch(
           {
-            groupId: this.host.groupId, memberId: this.host.memberId(), sessionEpoch: this.epoch, maxWaitMs: acks.size > 0 ? 0 : maxWaitMs, minBytes: 1, maxBytes, maxRecords, batchSize: maxRecords,
+            groupId: this.host.groupId, memberId: this.host.memberId(), sessionEpoch: this.epoch, maxWaitMs: acks.size > 0 ? 0 : maxWaitMs, minBytes: 1, maxBytes, maxRecords, batchSize: maxRecords, recordLimit: true,
             topics: partitions.length ? [this.topicAcks(partitions, acks)] : [], forgotten: forgotten.length ? [{ topicId: this.host.topicId, partitions: forgotten }] : [],
           },
           this.host.version,

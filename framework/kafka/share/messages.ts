@@ -190,6 +190,11 @@ export interface ShareFetchRequest {
   maxBytes: number;
   maxRecords: number;
   batchSize: number;
+  /**
+   * v2: acquire at most maxRecords (RECORD_LIMIT) rather than whole record batches (BATCH_OPTIMIZED,
+   * the default): a member with slow invocations should not lock records it cannot start soon.
+   */
+  recordLimit?: boolean;
   /** Partitions to fetch from (added to the session), each with the acknowledgements it carries. */
   topics: TopicAcks[];
   /** Partitions to drop from the session. */
@@ -218,7 +223,7 @@ const leader = (r: Reader) => {
 
 export function shareFetch(f: ShareFetchRequest, version: 1 | 2): WireRequest<ShareFetchAnswer> {
   const w = Writer.request().string(f.groupId).string(f.memberId).i32(f.sessionEpoch).i32(f.maxWaitMs).i32(f.minBytes).i32(f.maxBytes).i32(f.maxRecords).i32(f.batchSize);
-  if (version >= 2) w.i8(0).bool(false); // acquire mode: batch-optimized (the default); not a renewal-only request
+  if (version >= 2) w.i8(f.recordLimit ? 1 : 0).bool(false); // acquire mode; not a renewal-only request
   topicAcks(w, f.topics);
   w.array(f.forgotten, (w, t) => w.uuid(t.topicId).array(t.partitions, (w, p) => w.i32(p)).tags()).tags();
   return wire('ShareFetch', version, w, (r) => {
