@@ -42,6 +42,8 @@ const COORDINATOR_MOVING = new Set([14, 15, 16]);
 const MEMBER_GONE = new Set([25, 110]);
 /** Heartbeats that failed in a row before the member gives up (the supervisor restarts it). */
 const MAX_FAILED_BEATS = 5;
+/** How soon a member with nothing assigned yet heartbeats again. */
+const UNASSIGNED_BEAT_MS = 250;
 
 export class ShareMember {
   private id = randomUUID();
@@ -56,6 +58,7 @@ export class ShareMember {
   private failedBeats = 0;
   private version: 1 | 2 = 2;
   private subscribe = true;
+  private announced: string | undefined;
 
   constructor(private readonly o: ShareMemberOptions) {}
 
@@ -150,7 +153,8 @@ export class ShareMember {
     this.subscribe = false;
     this.epoch = answer.memberEpoch;
     if (answer.assignment) await this.assign(answer.assignment);
-    this.schedule(answer.heartbeatIntervalMs);
+    // Until the coordinator has assigned something, ask again soon: its first answers often have no assignment yet.
+    this.schedule(this.announced === undefined ? Math.min(answer.heartbeatIntervalMs, UNASSIGNED_BEAT_MS) : answer.heartbeatIntervalMs);
   }
 
   private schedule(ms: number): void {
@@ -166,7 +170,12 @@ export class ShareMember {
     }
     this.assigned = assignment.filter((a) => a.topicId === this.topicId).flatMap((a) => a.partitions).sort((a, b) => a - b);
     this.place();
-    this.o.onAssigned?.(this.assignment());
+    // A share group's first answers may assign nothing yet: announced once there is something, then on every change.
+    const now = this.assigned.join(',');
+    if (now !== this.announced && (now !== '' || this.announced !== undefined)) {
+      this.announced = now;
+      this.o.onAssigned?.(this.assignment());
+    }
   }
 
   /** Each assigned partition to its leader's session; sessions left with none close. */
