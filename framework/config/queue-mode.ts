@@ -2,13 +2,20 @@
  * `consumptionMode: queue` (issue 43, docs/queue-mode.md): what a queue trigger may set. A share
  * group has no partition order, no committed offsets and no fetch to gather records in, so the
  * settings about those are refused with what to do instead; and the broker gives a record up after
- * its delivery limit (group.share.delivery.count.limit, 5 by default), so the retries must end,
- * in the on-failure destination, before it does.
+ * the group's delivery limit (share.delivery.count.limit), so the retries must end, in the on-failure
+ * destination, before it does: Sluice sets that limit one past its last delivery.
  */
 import type { SluiceEventInput } from './schema.ts';
 
-/** Kafka's default group.share.delivery.count.limit: a record delivered this often is archived by the broker. */
-export const BROKER_DELIVERY_LIMIT = 5;
+/**
+ * The most deliveries a share group allows (Kafka's group.share.max.delivery.count.limit, 10 by
+ * default). Sluice sets the group's share.delivery.count.limit one past its own last delivery
+ * (queue-member.ts), so maximumRetryAttempts + 2 must fit.
+ */
+export const MAX_GROUP_DELIVERY_LIMIT = 10;
+/** Retries when maximumRetryAttempts is unset: Kafka's default delivery limit (5) less one. */
+export const DEFAULT_QUEUE_RETRIES = 4;
+const MAX_QUEUE_RETRIES = MAX_GROUP_DELIVERY_LIMIT - 2;
 
 export function queueModeProblems(event: SluiceEventInput, path: string): string[] {
   if (event.consumptionMode !== 'queue') return [];
@@ -23,16 +30,21 @@ export function queueModeProblems(event: SluiceEventInput, path: string): string
   if (event.startingPosition === 'AT_TIMESTAMP') problems.push(`${at('startingPosition')}: AT_TIMESTAMP is for stream mode; a share group starts at TRIM_HORIZON (earliest) or LATEST.`);
   if (event.schemaRegistryConfig !== undefined) problems.push(`${at('schemaRegistryConfig')} is not supported in queue mode yet: decode in the handler, or use stream mode.`);
   if (!event.destinationConfig?.onFailure) {
-    problems.push(`${at('destinationConfig.onFailure')} is required in queue mode: the broker gives a record up after ${BROKER_DELIVERY_LIMIT} deliveries, and Sluice sends it to the destination before then. Add destinationConfig: { onFailure: { destination: kafka://<topic> } }.`);
+    problems.push(`${at('destinationConfig.onFailure')} is required in queue mode: the broker gives a record up after a number of deliveries, and Sluice sends it to the destination before then. Add destinationConfig: { onFailure: { destination: kafka://<topic> } }.`);
   }
   const retries = event.maximumRetryAttempts;
-  if (retries !== undefined && (retries < 0 || retries > BROKER_DELIVERY_LIMIT - 1)) {
-    problems.push(`${at('maximumRetryAttempts')} is ${retries}; in queue mode it is 0–${BROKER_DELIVERY_LIMIT - 1} (the broker gives a record up after ${BROKER_DELIVERY_LIMIT} deliveries, group.share.delivery.count.limit). Unset, it is ${BROKER_DELIVERY_LIMIT - 1}.`);
+  if (retries !== undefined && (retries < 0 || retries > MAX_QUEUE_RETRIES)) {
+    problems.push(`${at('maximumRetryAttempts')} is ${retries}; in queue mode it is 0–${MAX_QUEUE_RETRIES} (a share group allows at most ${MAX_GROUP_DELIVERY_LIMIT} deliveries of a record, and Sluice keeps one in reserve). Unset, it is ${DEFAULT_QUEUE_RETRIES}.`);
   }
   return problems;
 }
 
-/** Retries of a queue trigger: its maximumRetryAttempts, or as many as the broker's delivery limit leaves. */
+/** Retries of a queue trigger: its maximumRetryAttempts, DEFAULT_QUEUE_RETRIES when unset (-1). */
 export function queueRetries(maximumRetryAttempts: number): number {
-  return maximumRetryAttempts >= 0 ? Math.min(maximumRetryAttempts, BROKER_DELIVERY_LIMIT - 1) : BROKER_DELIVERY_LIMIT - 1;
+  return maximumRetryAttempts >= 0 ? Math.min(maximumRetryAttempts, MAX_QUEUE_RETRIES) : DEFAULT_QUEUE_RETRIES;
+}
+
+/** The share group's share.delivery.count.limit Sluice sets: its last delivery, and one more for a lock that ran out. */
+export function groupDeliveryLimit(maximumRetryAttempts: number): number {
+  return queueRetries(maximumRetryAttempts) + 2;
 }

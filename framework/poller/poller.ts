@@ -127,10 +127,10 @@ export function createPoller(o: PollerOptions): Poller {
     logger.info(`up to ${trigger.parallelizationFactor} invocations of a partition at once: ${order}`);
   }
 
-  // consumptionMode: queue: a share-group member and the runner that acknowledges record by record (framework/queue/).
-  const queue = trigger.consumptionMode === 'queue'
-    ? new QueueRunner({ trigger, concurrency: tuning.concurrency, invoker: chunkInvoker, delivery, events, logger, matches, maxPayloadBytes, envelopeBytes: (partition) => envelopeBytes(source, trigger.topic, partition) })
-    : undefined;
+  // consumptionMode: queue: a share-group member and the runner that acknowledges record by record (framework/queue/),
+  // a new pair for each member the supervisor starts (a stopped runner takes no more work).
+  const queueRunner = (): QueueRunner =>
+    new QueueRunner({ trigger, concurrency: tuning.concurrency, invoker: chunkInvoker, delivery, events, logger, matches, maxPayloadBytes, envelopeBytes: (partition) => envelopeBytes(source, trigger.topic, partition) });
 
   const registryWaits = new Map<number, number>();
   /** The batch through the schema registry; undefined when the registry did not answer and the batch waits. */
@@ -191,7 +191,7 @@ export function createPoller(o: PollerOptions): Poller {
     logger,
     onGiveUp: o.onGiveUp,
     createMember: (hooks) => {
-      if (queue) return createQueueMember({ trigger, kafka, runner: queue, concurrency: tuning.concurrency, logger, events, onCrash: hooks.onCrash });
+      if (trigger.consumptionMode === 'queue') return createQueueMember({ trigger, kafka, runner: queueRunner(), concurrency: tuning.concurrency, logger, events, onCrash: hooks.onCrash });
       const common = {
         groupId: trigger.consumerGroupId,
         topic: trigger.topic,

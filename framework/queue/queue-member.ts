@@ -1,11 +1,14 @@
 /**
  * A queue trigger's member as the supervisor runs it (the member port's GroupMember): a share
  * member on the trigger's kafkajs client (its SASL, TLS or MSK IAM), whose records the queue runner
- * works through. At start it sets the share group's `share.auto.offset.reset` from the trigger's
- * startingPosition (TRIM_HORIZON: earliest, LATEST: latest); like a stream trigger's, it decides
- * only where a group with no state yet begins.
+ * works through. At start it sets two of the share group's settings: `share.auto.offset.reset`
+ * from the trigger's startingPosition (TRIM_HORIZON: earliest, LATEST: latest; like a stream
+ * trigger's, it decides only where a group with no state yet begins), and `share.delivery.count.limit`
+ * one past the deliveries Sluice makes, so the broker never gives a record up before Sluice has
+ * sent it to the destination, even one delivered once more after its lock ran out.
  */
 import type { Kafka } from 'kafkajs';
+import { groupDeliveryLimit } from '../config/queue-mode.ts';
 import type { TriggerSpec } from '../config/types.ts';
 import { kafkajsShareTransport } from '../kafka/kafkajs/share-transport.ts';
 import type { GroupMember } from '../kafka/member-port.ts';
@@ -15,8 +18,11 @@ import type { Instrumentation } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import type { QueueRunner } from './queue-runner.ts';
 
-/** What one share fetch may bring: at most this many bytes (each record bounded again by Sluice's input bounds). */
-const FETCH_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * What one share fetch may bring back (the broker sends a first batch larger than this whole). It
+ * acquires at most maxRecords, but sends batches up to this: more is decoded for nothing.
+ */
+const FETCH_MAX_BYTES = 1024 * 1024;
 
 export function createQueueMember(o: {
   trigger: TriggerSpec; kafka: Kafka; runner: QueueRunner; concurrency: number; logger: Logger; events: Instrumentation; onCrash(error: Error): void;
@@ -41,8 +47,17 @@ export function createQueueMember(o: {
   return {
     async start() {
       const reset = trigger.startingPosition === 'LATEST' ? 'latest' : 'earliest';
-      const set = await transport.send('any', alterGroupConfig(trigger.consumerGroupId, { 'share.auto.offset.reset': reset })).catch((e: unknown) => ({ errorCode: -1, errorMessage: (e as Error).message }));
-      if (set.errorCode !== 0) o.logger.warn(`could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}); the group starts where the cluster's setting says`, { error: set.errorCode, message: set.errorMessage });
+      const limit = groupDeliveryLimit(trigger.failure.maximumRetryAttempts);
+      const settings = { 'share.auto.offset.reset': reset, 'share.delivery.count.limit': String(limit) };
+      const set = await transport.send('any', alterGroupConfig(trigger.consumerGroupId, settings)).catch((e: unknown) => ({ errorCode: -1, errorMessage: (e as Error).message }));
+      if (set.errorCode !== 0) {
+        o.logger.warn(
+          `could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}) and share.delivery.count.limit to ${limit}: ` +
+            `the group starts where the cluster's setting says, and a cluster whose delivery limit is ${limit - 1} or less gives records up before they reach the on-failure destination. ` +
+            'Grant AlterConfigs on the group to the trigger\'s principal, or set them with kafka-configs --entity-type groups',
+          { error: set.errorCode, message: set.errorMessage },
+        );
+      }
       await member.start();
       o.logger.info(`queue mode: a member of share group ${trigger.consumerGroupId} (every poller takes records of every partition, each record acknowledged on its own)`);
     },

@@ -60,12 +60,15 @@ export class QueueRunner {
 
   constructor(private readonly o: QueueRunnerOptions) {}
 
-  /** The member whose records these are (set before its first batch). */
+  /** The member whose records these are (set before its first batch; again for a member that replaces it). */
   bind(acks: Acknowledger): void {
     this.acks = acks;
+    this.stopping = false; // a member that replaces a stopped one
   }
 
   take(batch: AcquiredBatch): void {
+    // A fetch under way when the stop began: what it acquired goes back at once.
+    if (this.stopping) return this.acks.acknowledge(batch.partition, batch.records.map((r) => r.offset), ACK.RELEASE);
     const { trigger } = this.o;
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes: this.o.maxPayloadBytes, envelopeBytes: this.o.envelopeBytes(batch.partition) };
     const work = planWork(batch.records, this.o.matches, limits, [], undefined);

@@ -6,7 +6,9 @@
  */
 import { afterAll, expect, it } from 'vitest';
 import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
-import { createTopic, deleteTopic, produce, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
+import { kafkajsShareTransport } from '../../framework/kafka/kafkajs/share-transport.ts';
+import { alterGroupConfig } from '../../framework/kafka/share/messages.ts';
+import { createTopic, deleteTopic, kafka, produce, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
 
 const topics: string[] = [];
 const harnesses: Harness[] = [];
@@ -53,3 +55,18 @@ it('delivers a record that always fails maximumRetryAttempts + 1 times, sends it
   const others = h.seen().flatMap(recordsOf).filter((r) => r.offset !== 3).map((r) => r.offset);
   expect(others.sort((a, b) => a - b)).toEqual([0, 1, 2, 4, 5, 6]);
 });
+
+it('sends a poison record to the destination though the group\'s delivery limit was lower than its retries (Sluice sets its own)', async () => {
+  const { topic, failed, onFailure } = await queueTopic(1);
+  const group = uniqueName('group');
+  const t = kafkajsShareTransport(kafka());
+  expect(await t.send('any', alterGroupConfig(group, { 'share.delivery.count.limit': '3' }))).toEqual({ errorCode: 0, errorMessage: null }); // an operator's setting
+  await t.close();
+  await produce(topic, Array.from({ length: 4 }, (_, i) => ({ value: `v${i}`, partition: 0 })));
+  const h = await startRecorder({ topic, consumerGroupId: group, consumptionMode: 'queue', batchSize: 1, failure: failurePolicy({ onFailure }), env: { POISON_OFFSETS: '2' } });
+  harnesses.push(h);
+  const [sent] = await readTopic(failed, 1, 60_000);
+  expect(sent!.value!.toString()).toBe('v2');
+  expect(sent!.headers['sluice-failure-attempts']?.toString()).toBe('5'); // maximumRetryAttempts unset: 4 retries
+  expect(h.seen().filter((s) => recordsOf(s).some((r) => r.offset === 2))).toHaveLength(5);
+}, 120_000);

@@ -4,6 +4,7 @@
  * RELEASE at the next delivery count, REJECT never. Absence is shown by a record produced after:
  * once it arrives, nothing earlier is still on its way from that fetch session.
  */
+import { CompressionTypes } from 'kafkajs';
 import { afterAll, expect, it } from 'vitest';
 import { kafkajsShareTransport } from '../../framework/kafka/kafkajs/share-transport.ts';
 import { ACK, alterGroupConfig } from '../../framework/kafka/share/messages.ts';
@@ -118,4 +119,60 @@ it('splits a stream with Kafka\'s own share consumer in the same group: every re
   expect(ours.length).toBeGreaterThan(0);
   expect(theirs.length).toBeGreaterThan(0);
   expect(ours.every((r) => r.deliveryCount === 1)).toBe(true);
+}, 120_000);
+
+it('hands out every record of compressed batches past the decoder\'s budget of decompressed bytes, over later fetches (none acknowledged as a gap)', async () => {
+  const { topic, group } = await shareTopic(1, 0);
+  // 40 gzip batches of 10 records of 200 KB: about 80 MB decompressed, a few KB on the wire.
+  const producer = kafka().producer();
+  await producer.connect();
+  const big = 'x'.repeat(200 * 1024);
+  for (let b = 0; b < 40; b++) await producer.send({ topic, compression: CompressionTypes.GZIP, messages: Array.from({ length: 10 }, (_, i) => ({ value: `${b * 10 + i}:${big}`, partition: 0 })) });
+  await producer.disconnect();
+  const got = new Set<number>();
+  const m: ShareMember = new ShareMember({
+    groupId: group, topic, transport: kafkajsShareTransport(kafka()), logger: testLogger, maxInFlight: 1000,
+    fetch: { maxWaitMs: 200, maxBytes: 1024 * 1024, maxRecords: 400 }, // queue mode's at batchSize 100, concurrency 4
+    onBatch: (b) => {
+      for (const r of b.records) got.add(r.offset);
+      for (const r of b.records) m.acknowledge(r.partition, [r.offset], ACK.ACCEPT);
+    },
+    onCrash: () => undefined,
+  });
+  await m.start();
+  await waitFor('all 400 records', () => got.size === 400, 90_000);
+  await m.stop();
+}, 150_000);
+
+it('decodes a large produced batch once, though a share fetch acquires only a few of its records at a time', async () => {
+  const { topic, group } = await shareTopic(1, 0);
+  const producer = kafka().producer();
+  await producer.connect();
+  await producer.send({ topic, compression: CompressionTypes.GZIP, messages: Array.from({ length: 5000 }, (_, i) => ({ value: `record ${i} ${'y'.repeat(200)}`, partition: 0 })) });
+  await producer.disconnect();
+  const transport = kafkajsShareTransport(kafka());
+  const decode = transport.decode.bind(transport);
+  // Each decode makes its own list of records: the lists seen tell how many decodes ran.
+  const decodes = new Set<unknown>();
+  let calls = 0;
+  transport.decode = async (tp, p, records) => {
+    const r = await decode(tp, p, records);
+    decodes.add(r.records);
+    calls++;
+    return r;
+  };
+  let delivered = 0;
+  const m: ShareMember = new ShareMember({
+    groupId: group, topic, transport, logger: testLogger, maxInFlight: 40, fetch: { maxWaitMs: 200, maxBytes: 1024 * 1024, maxRecords: 20 }, // batchSize 10, concurrency 2
+    onBatch: (b) => {
+      delivered += b.records.length;
+      for (const r of b.records) m.acknowledge(r.partition, [r.offset], ACK.ACCEPT);
+    },
+    onCrash: () => undefined,
+  });
+  await m.start();
+  await waitFor('1,000 records delivered', () => delivered >= 1_000, 60_000);
+  await m.stop();
+  expect(calls).toBeGreaterThan(20); // the batch came back with every fetch
+  expect(decodes.size).toBeLessThanOrEqual(2); // and was decoded once (was once a fetch: 250 records decoded per record delivered)
 }, 120_000);

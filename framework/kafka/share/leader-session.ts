@@ -7,6 +7,7 @@
  * `maxWaitMs` for records, so an acknowledgement made meanwhile waits at most that long.
  */
 import type { KafkaRecord } from '../../event/record.ts';
+import { markUnreadable } from '../record-headers.ts';
 import type { Logger } from '../../observe/logger.ts';
 import { ACK, shareAcknowledge, shareFetch, type AckBatch, type AckType, type PartitionFetched, type TopicAcks } from './messages.ts';
 import type { ShareTransport } from './transport.ts';
@@ -61,6 +62,8 @@ export class LeaderSession {
   private readonly renewals = new Map<number, Set<number>>();
   private wake: (() => void) | undefined;
   private closing = false;
+  /** After a refusal that is not the session's end (SHARE_SESSION_LIMIT_REACHED…): the next request waits until then. */
+  private backoffUntil = 0;
   readonly done: Promise<void>;
 
   constructor(
@@ -102,6 +105,7 @@ export class LeaderSession {
   private async run(): Promise<void> {
     for (;;) {
       try {
+        if (this.backoffUntil > Date.now() && !this.closing) await new Promise((r) => setTimeout(r, this.backoffUntil - Date.now()));
         if (this.closing) return await this.closeSession();
         if (this.renewals.size > 0 && this.epoch > 0) {
           await this.sendRenewals();
@@ -145,7 +149,7 @@ export class LeaderSession {
       throw e;
     }
     if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, acks);
-    this.epoch = this.epoch === 2147483647 ? 1 : this.epoch + 1;
+    this.epoch = nextEpoch(this.epoch);
     // Naming a partition adds it to the session (one with acknowledgements but no longer wanted is forgotten next time).
     for (const p of partitions) this.inSession.add(p);
     for (const p of forgotten) this.inSession.delete(p);
@@ -161,26 +165,39 @@ export class LeaderSession {
     if (p.ackErrorCode !== 0 && sent) this.host.refused(p.partition, sent, `${p.ackErrorCode}${p.ackErrorMessage ? ` ${p.ackErrorMessage}` : ''}`);
     if (p.errorCode !== 0) {
       if (LEADER_MOVED.has(p.errorCode)) {
+        // Still in this session: the next request forgets it here, and the member places it with its new leader.
         this.wanted.delete(p.partition);
-        this.inSession.delete(p.partition);
         this.host.leaderMoved(p.partition);
       } else this.host.logger.warn('share fetch refused a partition', { partition: p.partition, error: p.errorCode, message: p.errorMessage });
       return;
     }
     if (p.acquired.length === 0) return;
-    const records = p.records ? await this.host.transport.decode(this.host.topic, p.partition, p.records) : [];
+    let decoded: { records: KafkaRecord[]; through: number };
+    try {
+      decoded = p.records ? await this.host.transport.decode(this.host.topic, p.partition, p.records) : { records: [], through: -1 };
+    } catch (e) {
+      // The decoder itself failed: every acquired record becomes an unreadable one, for the destination.
+      this.host.logger.warn('share fetch: a partition\'s records could not be decoded; they go to the on-failure destination as unreadable', { partition: p.partition, error: e });
+      decoded = { records: unreadable(this.host.topic, p, e), through: Number(p.acquired[p.acquired.length - 1]!.lastOffset) };
+    }
+    const { records, through } = decoded;
     const byOffset = new Map(records.map((r) => [r.offset, r]));
     const taken: ShareRecord[] = [];
     const gaps: number[] = [];
+    const unread: number[] = [];
     for (const a of p.acquired) {
       for (let o = Number(a.firstOffset); o <= Number(a.lastOffset); o++) {
         const r = byOffset.get(o);
         if (r) taken.push({ ...r, deliveryCount: a.deliveryCount });
-        else gaps.push(o);
+        else if (o <= through) gaps.push(o);
+        else unread.push(o);
       }
     }
-    // An acquired offset with no record (a transaction marker, a compacted record) is a gap: acknowledged as one, never handed on.
+    // An acquired offset with no record among the batches read (a transaction marker, a compacted
+    // record) is a gap: acknowledged as one, never handed on. One past what the decoder read (its
+    // budget of decompressed bytes ran out) is released, and read at the front of a later fetch.
     if (gaps.length) this.acknowledge(p.partition, gaps, ACK.GAP);
+    if (unread.length) this.acknowledge(p.partition, unread, ACK.RELEASE);
     if (taken.length) this.host.delivered({ topic: this.host.topic, partition: p.partition, records: taken, lockExpiresAt });
   }
 
@@ -197,7 +214,7 @@ export class LeaderSession {
       throw e;
     }
     if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, acks);
-    this.epoch++;
+    this.epoch = nextEpoch(this.epoch);
     for (const t of answer.topics) for (const p of t.partitions) if (p.errorCode !== 0) this.host.refused(p.partition, acks.get(p.partition) ?? [], `${p.errorCode}${p.errorMessage ? ` ${p.errorMessage}` : ''}`);
   }
 
@@ -209,12 +226,16 @@ export class LeaderSession {
       shareAcknowledge({ groupId: this.host.groupId, memberId: this.host.memberId(), sessionEpoch: this.epoch, renew: true, topics: [this.topicAcks([...renewals.keys()], renewals)] }, 2),
     );
     if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, new Map());
-    this.epoch++;
+    this.epoch = nextEpoch(this.epoch);
     for (const t of answer.topics) for (const p of t.partitions) if (p.errorCode !== 0) this.host.logger.warn('the broker refused to renew acquisition locks', { partition: p.partition, error: p.errorCode, message: p.errorMessage });
   }
 
   private async closeSession(): Promise<void> {
-    if (this.epoch === 0) return;
+    if (this.epoch === 0) {
+      // No session to send them in (a lost connection ended it): the broker gives those records to a member again when their locks run out.
+      if (this.acks.size > 0) this.host.logger.warn('closing: acknowledgements not sent, the share session was lost; their records are delivered again once their locks run out', { node: this.nodeId, partitions: [...this.acks.keys()] });
+      return;
+    }
     const acks = this.takeAcks();
     // Epoch -1 closes the session once its acknowledgements are applied; what the member still holds is released.
     const answer = await this.host.transport
@@ -231,7 +252,10 @@ export class LeaderSession {
       this.host.fenced(`${code}${message ? ` ${message}` : ''}`);
       return;
     }
-    if (!SESSION_GONE.has(code)) this.host.logger.warn('share session request refused; opening a new session', { node: this.nodeId, error: code, message });
+    if (!SESSION_GONE.has(code)) {
+      this.host.logger.warn('share session request refused; opening a new session', { node: this.nodeId, error: code, message });
+      this.backoffUntil = Date.now() + RETRY_MS;
+    }
     this.reset();
   }
 
@@ -254,6 +278,21 @@ export class LeaderSession {
   private topicAcks(partitions: number[], acks: Map<number, AckBatch[]>): TopicAcks {
     return { topicId: this.host.topicId, partitions: partitions.map((partition) => ({ partition, batches: acks.get(partition) ?? [] })) };
   }
+}
+
+/** The epoch after `e`: it wraps to 1 (0 opens a session, -1 closes one). */
+function nextEpoch(e: number): number {
+  return e === 2147483647 ? 1 : e + 1;
+}
+
+/** What the decoder could not read, as one unreadable record per acquired offset. */
+function unreadable(topic: string, p: PartitionFetched, e: unknown): KafkaRecord[] {
+  const out: KafkaRecord[] = [];
+  const why = `the share fetch's records could not be decoded: ${(e as Error)?.message ?? String(e)}`;
+  for (const a of p.acquired)
+    for (let o = Number(a.firstOffset); o <= Number(a.lastOffset); o++)
+      out.push(markUnreadable({ topic, partition: p.partition, offset: o, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: null, headers: [] }, 'RecordUnreadable', new Error(why)));
+  return out;
 }
 
 /** Offsets and their types as batches of consecutive offsets of one type each. */

@@ -44,6 +44,8 @@ const MEMBER_GONE = new Set([25, 110]);
 const MAX_FAILED_BEATS = 5;
 /** How soon a member with nothing assigned yet heartbeats again. */
 const UNASSIGNED_BEAT_MS = 250;
+/** How long after a leader moved the member reads where it went. */
+const LEADER_MOVED_WAIT_MS = 1_000;
 
 export class ShareMember {
   private id = randomUUID();
@@ -59,6 +61,7 @@ export class ShareMember {
   private version: 1 | 2 = 2;
   private subscribe = true;
   private announced: string | undefined;
+  private movingLeaders: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: ShareMemberOptions) {}
 
@@ -109,6 +112,7 @@ export class ShareMember {
   async stop(deadlineAt = Date.now() + 30_000): Promise<void> {
     this.stopping = true;
     clearTimeout(this.beatTimer);
+    clearTimeout(this.movingLeaders);
     while (this.inFlight > 0 && Date.now() < deadlineAt) await new Promise((r) => setTimeout(r, 20));
     await Promise.all([...this.sessions.values()].map((s) => s.close()));
     this.sessions.clear();
@@ -203,12 +207,13 @@ export class ShareMember {
     this.o.logger.warn('the share group no longer knows this member; joining again', { why });
     this.epoch = 0;
     this.subscribe = true;
-    this.inFlight = 0; // what it held is released by the broker, or goes to another member when its lock runs out
+    // What it holds stays counted until the runner acknowledges it (the broker may refuse those acknowledgements).
   }
 
   private crash(error: Error): void {
     this.stopping = true;
     clearTimeout(this.beatTimer);
+    clearTimeout(this.movingLeaders);
     for (const s of this.sessions.values()) void s.close();
     this.o.onCrash(error);
   }
@@ -234,10 +239,15 @@ export class ShareMember {
         this.o.onBatch(batch);
       },
       leaderMoved: () => {
-        void this.readMetadata()
-          .catch((e: unknown) => this.o.logger.warn('reading the topic\'s metadata failed', { error: e }))
-          .then(() => this.o.transport.refresh().catch(() => undefined))
-          .then(() => this.place());
+        // One metadata read a second at most, after the move: a deleted topic answers every fetch so.
+        if (this.movingLeaders) return;
+        this.movingLeaders = setTimeout(() => {
+          this.movingLeaders = undefined;
+          void this.readMetadata()
+            .catch((e: unknown) => this.o.logger.warn('reading the topic\'s metadata failed', { error: e }))
+            .then(() => this.o.transport.refresh().catch(() => undefined))
+            .then(() => this.place());
+        }, LEADER_MOVED_WAIT_MS);
       },
       refused: (partition, batches: AckBatch[], error) => {
         const count = batches.reduce((n, b) => n + Number(b.lastOffset - b.firstOffset) + 1, 0);

@@ -16,7 +16,12 @@ export interface ShareTransport {
   versions(apiKey: number): Promise<{ min: number; max: number } | undefined>;
   /** Reads the cluster's brokers again (a leader moved to a node not known yet). */
   refresh(): Promise<void>;
-  /** A ShareFetch partition's record batches, as records (control records left out). */
-  decode(topic: string, partition: number, records: Buffer): Promise<KafkaRecord[]>;
+  /**
+   * A ShareFetch partition's record batches, as records (control records left out), and `through`:
+   * the last offset of the batches read (-1 for none). The decoder may stop before the end (its
+   * budget for decompressed bytes, a batch cut by the fetch's size): offsets past `through` were not
+   * read, which is not the same as having no record.
+   */
+  decode(topic: string, partition: number, records: Buffer): Promise<{ records: KafkaRecord[]; through: number }>;
   close(): Promise<void>;
 }

@@ -1,0 +1,196 @@
+/**
+ * The share session and member on a scripted broker (each request answered by a script that
+ * keeps the broker's session state): what the hostile review of issue 43 proved, each case failing
+ * on the code before its fix. The wire and the broker's own behaviour are tested against the real
+ * broker in tests/integration/share-member.test.ts.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { KafkaRecord } from '../../event/record.ts';
+import { createLogger } from '../../observe/logger.ts';
+import { LeaderSession, type AcquiredBatch, type SessionHost } from './leader-session.ts';
+import { ACK, type ShareFetchRequest } from './messages.ts';
+import { ShareMember } from './share-member.ts';
+import type { Destination, ShareTransport } from './transport.ts';
+
+// Each request carries what it was built from, for the script to read.
+vi.mock('./messages.ts', async (original) => {
+  const m = await original<typeof import('./messages.ts')>();
+  const tag = <A extends unknown[], R extends object>(kind: string, f: (...a: A) => R) => (...a: A) => Object.assign(f(...a), { kind, input: a[0] });
+  return { ...m, shareFetch: tag('fetch', m.shareFetch), shareAcknowledge: tag('ack', m.shareAcknowledge), shareGroupHeartbeat: tag('hb', m.shareGroupHeartbeat), metadata: tag('md', m.metadata) };
+});
+
+const TOPIC_ID = '0123456789abcdef0fedcba987654321';
+const logger = createLogger('t', { level: 'error' });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Sent = { kind: string; input: any };
+const part = (partition: number, o: Partial<{ errorCode: number; acquired: Array<[number, number, number]> }> = {}) => ({
+  partition, errorCode: o.errorCode ?? 0, errorMessage: null, ackErrorCode: 0, ackErrorMessage: null, leader: { id: 1, epoch: 0 },
+  records: o.acquired ? Buffer.from([1]) : null, acquired: (o.acquired ?? []).map(([f, l, d]) => ({ firstOffset: BigInt(f), lastOffset: BigInt(l), deliveryCount: d })),
+});
+const fetched = (partitions: ReturnType<typeof part>[]) => ({ errorCode: 0, errorMessage: null, acquisitionLockTimeoutMs: 30_000, topics: partitions.length ? [{ topicId: TOPIC_ID, partitions }] : [], nodeEndpoints: [] });
+const acked = { errorCode: 0, errorMessage: null, acquisitionLockTimeoutMs: 30_000, topics: [], nodeEndpoints: [] };
+const rec = (partition: number, offset: number): KafkaRecord => ({ topic: 't', partition, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('v'), headers: [] });
+const tick = (ms = 50) => new Promise((r) => setTimeout(r, ms));
+
+/** Answers by `answer`; decode gives a record for every acquired offset of the last fetch unless `decode` says otherwise. */
+function scripted(answer: (req: Sent, to: Destination) => unknown, decode?: (partition: number) => KafkaRecord[]): ShareTransport & { sent: Sent[] } {
+  const sent: Sent[] = [];
+  let lastAcquired = new Map<number, number[]>();
+  return {
+    sent,
+    async send(to, request) {
+      const r = request as unknown as Sent;
+      sent.push(r);
+      await tick(2); // a round trip
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const a = (await answer(r, to)) as any;
+      if (r.kind === 'fetch' && a?.topics) {
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        lastAcquired = new Map(a.topics.flatMap((t: any) => t.partitions.map((p: any) => [p.partition, p.acquired.flatMap((x: any) => Array.from({ length: Number(x.lastOffset - x.firstOffset) + 1 }, (_, i) => Number(x.firstOffset) + i))])));
+      }
+      return a;
+    },
+    versions: async () => ({ min: 1, max: 2 }),
+    refresh: async () => undefined,
+    decode: async (_t, partition) => {
+      const records = decode ? decode(partition) : (lastAcquired.get(partition) ?? []).map((o) => rec(partition, o));
+      return { records, through: records.length ? Math.max(...records.map((r) => r.offset)) : -1 };
+    },
+    close: async () => undefined,
+  };
+}
+
+function host(transport: ShareTransport, over: Partial<SessionHost> = {}): SessionHost & { batches: AcquiredBatch[]; moved: number[] } {
+  const batches: AcquiredBatch[] = [];
+  const moved: number[] = [];
+  return {
+    batches, moved, groupId: 'g', topic: 't', topicId: TOPIC_ID, memberId: () => 'm', transport, logger, version: 2,
+    fetchLimits: { maxWaitMs: 0, maxBytes: 1 << 20, maxRecords: 100 }, wantsRecords: () => true,
+    delivered: (b) => void batches.push(b), leaderMoved: (p) => void moved.push(p), refused: () => undefined, fenced: () => undefined, ...over,
+  };
+}
+
+describe('a share session', () => {
+  it('forgets at the broker a partition whose leader moved', async () => {
+    const session = new Set<number>();
+    let fetches = 0;
+    const t = scripted((r) => {
+      if (r.kind !== 'fetch') return acked;
+      const f = r.input as ShareFetchRequest;
+      fetches++;
+      for (const tp of f.topics) for (const p of tp.partitions) session.add(p.partition);
+      for (const tp of f.forgotten) for (const p of tp.partitions) session.delete(p);
+      return fetched([...session].map((p) => part(p, p === 1 && fetches > 1 ? { errorCode: 6 } : {}))); // partition 1 moved after the first fetch
+    });
+    const s = new LeaderSession(1, host(t));
+    s.wanted.add(0);
+    s.wanted.add(1);
+    s.poke();
+    await tick(300);
+    await s.close();
+    const forgotten = t.sent.filter((x) => x.kind === 'fetch').flatMap((x) => (x.input as ShareFetchRequest).forgotten.flatMap((f) => f.partitions));
+    expect(forgotten).toContain(1);
+    expect(session.has(1)).toBe(false);
+  });
+
+  it('hands on the other partitions of a fetch when one partition\'s records cannot be decoded, and that one\'s as unreadable records', async () => {
+    let fetches = 0;
+    const t = scripted(
+      (r) => (r.kind === 'fetch' ? (++fetches === 1 ? fetched([part(0, { acquired: [[0, 4, 1]] }), part(1, { acquired: [[0, 4, 1]] })]) : fetched([])) : acked),
+      (p) => {
+        if (p === 0) throw new Error('kafkajs could not read partition 0\'s records');
+        return [0, 1, 2, 3, 4].map((o) => rec(1, o));
+      },
+    );
+    const h = host(t);
+    const s = new LeaderSession(1, h);
+    s.wanted.add(0);
+    s.wanted.add(1);
+    s.poke();
+    await tick(300);
+    await s.close();
+    const byPartition = new Map(h.batches.map((b) => [b.partition, b.records]));
+    expect(byPartition.get(1)!.map((r) => r.offset)).toEqual([0, 1, 2, 3, 4]);
+    expect(byPartition.get(0)!.map((r) => [r.offset, r.unreadable?.reason])).toEqual([0, 1, 2, 3, 4].map((o) => [o, 'RecordUnreadable']));
+  });
+
+  it('releases acquired offsets past what the decoder read, and acknowledges only those within it as gaps', async () => {
+    let fetches = 0;
+    const t = scripted(
+      (r) => (r.kind === 'fetch' ? (++fetches === 1 ? fetched([part(0, { acquired: [[0, 9, 1]] })]) : fetched([])) : acked),
+      () => [0, 1, 3].map((o) => rec(0, o)), // 2 has no record (compacted); the decoder stopped after 3
+    );
+    const h = host(t);
+    const s = new LeaderSession(1, h);
+    s.wanted.add(0);
+    s.poke();
+    await tick(300);
+    await s.close();
+    const batches = t.sent.flatMap((x) => (x.input.topics ?? []).flatMap((tp: { partitions: Array<{ batches: Array<{ firstOffset: bigint; lastOffset: bigint; types: number[] }> }> }) => tp.partitions.flatMap((p) => p.batches)));
+    const typeOf = new Map<number, number>();
+    for (const b of batches) for (let o = Number(b.firstOffset); o <= Number(b.lastOffset); o++) typeOf.set(o, b.types[0]!);
+    expect(typeOf.get(2)).toBe(ACK.GAP);
+    expect([4, 5, 6, 7, 8, 9].map((o) => typeOf.get(o))).toEqual(Array(6).fill(ACK.RELEASE));
+    expect(h.batches[0]!.records.map((r) => r.offset)).toEqual([0, 1, 3]);
+  });
+
+  it('waits before asking again when the broker refuses the session itself (SHARE_SESSION_LIMIT_REACHED)', async () => {
+    let fetches = 0;
+    const t = scripted((r) => (r.kind === 'fetch' ? (fetches++, { ...fetched([]), errorCode: 133, errorMessage: 'limit' }) : acked));
+    const s = new LeaderSession(1, host(t));
+    s.wanted.add(0);
+    s.poke();
+    await tick(1_000);
+    await s.close();
+    expect(fetches).toBeLessThan(10); // one a RETRY_MS (500 ms), not one a round trip
+  });
+
+  it('wraps its epoch after 2147483647 on a ShareAcknowledge as on a ShareFetch', async () => {
+    const t = scripted((r) => (r.kind === 'fetch' ? fetched([]) : acked));
+    let wants = true;
+    const s = new LeaderSession(1, host(t, { wantsRecords: () => wants }));
+    s.wanted.add(0);
+    s.poke();
+    await tick(30);
+    wants = false; // at its bound: acknowledgements go on a ShareAcknowledge
+    await tick(30);
+    (s as unknown as { epoch: number }).epoch = 2147483647;
+    s.acknowledge(0, [7], ACK.ACCEPT);
+    await tick(30);
+    s.acknowledge(0, [8], ACK.ACCEPT);
+    await tick(100);
+    await s.close();
+    expect(t.sent.filter((x) => x.kind === 'ack').map((x) => x.input.sessionEpoch).slice(0, 2)).toEqual([2147483647, 1]);
+  });
+});
+
+describe('a share member', () => {
+  it('keeps counting the records in hand across a fencing, so it never holds more than its bound', async () => {
+    let fence = false;
+    let next = 0;
+    const t = scripted((r) => {
+      if (r.kind === 'md') return { brokers: [], topics: [{ name: 't', topicId: TOPIC_ID, errorCode: 0, partitions: [{ partition: 0, leader: 1, leaderEpoch: 0, errorCode: 0 }] }] };
+      if (r.kind === 'hb') {
+        if (fence) return (fence = false), { errorCode: 110, errorMessage: 'fenced', memberId: null, memberEpoch: -1, heartbeatIntervalMs: 0, assignment: null };
+        return { errorCode: 0, errorMessage: null, memberId: 'm', memberEpoch: 1, heartbeatIntervalMs: 30, assignment: [{ topicId: TOPIC_ID, partitions: [0] }] };
+      }
+      if (r.kind === 'fetch') {
+        const first = next;
+        next += 10;
+        return fetched([part(0, { acquired: [[first, first + 9, 1]] })]);
+      }
+      return acked;
+    });
+    const inHand = new Set<number>();
+    const m = new ShareMember({ groupId: 'g', topic: 't', transport: t, logger, maxInFlight: 10, fetch: { maxWaitMs: 0, maxBytes: 1 << 20, maxRecords: 10 }, onBatch: (b) => b.records.forEach((r) => inHand.add(r.offset)), onCrash: () => undefined });
+    await m.start();
+    await tick(100); // offsets 0-9 in hand: at the bound, no more fetching
+    fence = true; // fenced; it joins again
+    await tick(800);
+    for (let o = 0; o < 10; o++) if (inHand.delete(o)) m.acknowledge(0, [o], ACK.ACCEPT);
+    await tick(200);
+    await m.stop(Date.now());
+    expect(inHand.size).toBeLessThanOrEqual(10);
+    expect(m.held()).toBe(inHand.size);
+  });
+});
