@@ -44,6 +44,10 @@ export interface SluiceEvents {
   'poller.log_truncated': { groupId: string; topic: string; partition: number; committed: number; logEnd: number };
   /** The handler returned batchItemFailures to a trigger without ReportBatchItemFailures: ignored, the chunk committed as done. */
   'poller.item_failures_ignored': { functionName: string; topic: string; partition: number; firstOffset: number; count: number };
+  /** Queue mode: records a share fetch acquired and handed to the runner; `redelivered` of them at a delivery count above 1. */
+  'queue.acquired': { functionName: string; topic: string; partition: number; count: number; redelivered: number };
+  /** Queue mode: records the runner acknowledged (accepted, released for another delivery, rejected after the destination took them). */
+  'queue.acknowledged': { functionName: string; topic: string; partition: number; type: 'accept' | 'release' | 'reject'; count: number };
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   /** `done`: parallelizationFactor > 1, the ranges beyond `offset` the refused commit marked done. */

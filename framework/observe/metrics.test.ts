@@ -19,6 +19,21 @@ describe('PollerMetrics', () => {
   const base = { functionName: 'orders', topic: 'orders', partition: 1 };
   const chunk = { ...base, count: 10, firstOffset: 0, lastOffset: 9, attempt: 1, bytes: 100, fetchedAt: 0 };
 
+  it('counts queue mode\'s acquisitions, redeliveries and acknowledgements by type', async () => {
+    const events = new Instrumentation();
+    const metrics = new PollerMetrics([{ functionName: 'orders', topic: 'orders', consumerGroupId: 'g' }], events);
+    events.emit('queue.acquired', { ...base, count: 10, redelivered: 3 });
+    events.emit('queue.acknowledged', { ...base, type: 'accept', count: 7 });
+    events.emit('queue.acknowledged', { ...base, type: 'release', count: 2 });
+    events.emit('queue.acknowledged', { ...base, type: 'reject', count: 1 });
+    const value = await reader(metrics);
+    expect(value('sluice_queue_records_acquired_total', { partition: '1', group: 'g' })).toBe(10);
+    expect(value('sluice_queue_redeliveries_total')).toBe(3);
+    expect(value('sluice_queue_acknowledgements_total', { type: 'accept' })).toBe(7);
+    expect(value('sluice_queue_acknowledgements_total', { type: 'release' })).toBe(2);
+    expect(value('sluice_queue_acknowledgements_total', { type: 'reject' })).toBe(1);
+  });
+
   it('derives lag from the fetch high watermark and the committed offset, and counts by outcome', async () => {
     const events = new Instrumentation();
     const metrics = new PollerMetrics([{ functionName: 'orders', topic: 'orders', consumerGroupId: 'g' }], events);

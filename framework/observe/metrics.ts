@@ -93,6 +93,9 @@ export class PollerMetrics {
     chunksInFlight: this.gauge('sluice_partition_chunks_in_flight', 'Invocations of the partition running now (parallelizationFactor > 1).', PARTITION),
     windowFull: this.gauge('sluice_partition_window_full', '1 while records of the partition wait because the commit metadata\'s window is full (parallelizationFactor > 1).', PARTITION),
     metadataBytes: this.gauge('sluice_commit_metadata_bytes', 'Length of the last commit\'s metadata: the records done beyond the committed offset (parallelizationFactor > 1).', PARTITION),
+    acquired: this.counter('sluice_queue_records_acquired_total', 'Queue mode: records a share fetch acquired for this poller.', PARTITION),
+    redelivered: this.counter('sluice_queue_redeliveries_total', 'Queue mode: records acquired at a delivery count above 1 (released, or their lock ran out, before).', PARTITION),
+    acknowledged: this.counter('sluice_queue_acknowledgements_total', 'Queue mode: records acknowledged, by type: accept (done or filtered), release (delivered again), reject (after the destination took it).', [...PARTITION, 'type']),
     heartbeatFailures: this.counter('sluice_heartbeat_failures_total', 'Heartbeats that failed (a rebalance, or the coordinator unreachable).', ['group']),
   };
 
@@ -120,6 +123,12 @@ export class PollerMetrics {
       s.lag.set(Math.max(0, s.highWatermark - s.committed));
     });
     on('poller.filtered', (e) => this.series(e.functionName, e.topic, e.partition).filtered.inc(e.count));
+    on('queue.acquired', (e) => {
+      const { labels } = this.series(e.functionName, e.topic, e.partition);
+      this.m.acquired.inc(labels, e.count);
+      if (e.redelivered) this.m.redelivered.inc(labels, e.redelivered);
+    });
+    on('queue.acknowledged', (e) => this.m.acknowledged.inc({ ...this.series(e.functionName, e.topic, e.partition).labels, type: e.type }, e.count));
     on('poller.chunk_start', (e) => {
       this.series(e.functionName, e.topic, e.partition).invoked.inc(e.count);
       this.m.inFlight.inc(this.trigger(e.functionName, e.topic));

@@ -61,6 +61,13 @@ export class QueueRunner {
   constructor(private readonly o: QueueRunnerOptions) {}
 
   /** The member whose records these are (set before its first batch; again for a member that replaces it). */
+  /** Acknowledges, and says so (metrics: sluice_queue_acknowledgements_total). */
+  private ack(partition: number, offsets: readonly number[], type: AckType): void {
+    this.acks.acknowledge(partition, offsets, type);
+    const name = type === ACK.ACCEPT ? 'accept' : type === ACK.RELEASE ? 'release' : 'reject';
+    this.o.events.emit('queue.acknowledged', { functionName: this.o.trigger.functionName, topic: this.o.trigger.topic, partition, type: name, count: offsets.length });
+  }
+
   bind(acks: Acknowledger): void {
     this.acks = acks;
     this.stopping = false; // a member that replaces a stopped one
@@ -68,14 +75,15 @@ export class QueueRunner {
 
   take(batch: AcquiredBatch): void {
     // A fetch under way when the stop began: what it acquired goes back at once.
-    if (this.stopping) return this.acks.acknowledge(batch.partition, batch.records.map((r) => r.offset), ACK.RELEASE);
     const { trigger } = this.o;
+    this.o.events.emit('queue.acquired', { functionName: trigger.functionName, topic: batch.topic, partition: batch.partition, count: batch.records.length, redelivered: batch.records.filter((r) => r.deliveryCount > 1).length });
+    if (this.stopping) return this.ack(batch.partition, batch.records.map((r) => r.offset), ACK.RELEASE);
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes: this.o.maxPayloadBytes, envelopeBytes: this.o.envelopeBytes(batch.partition) };
     const work = planWork(batch.records, this.o.matches, limits, [], undefined);
     const planned = new Set(work.flatMap((w) => w.records.map((r) => r.offset)));
     const dropped = batch.records.filter((r) => !planned.has(r.offset)).map((r) => r.offset);
     if (dropped.length) {
-      this.acks.acknowledge(batch.partition, dropped, ACK.ACCEPT);
+      this.ack(batch.partition, dropped, ACK.ACCEPT);
       this.o.events.emit('poller.filtered', { functionName: trigger.functionName, topic: batch.topic, partition: batch.partition, count: dropped.length });
     }
     for (const item of work) this.waiting.push({ batch, item, renewal: this.renewWhileHeld(batch, item.records as ShareRecord[]) });
@@ -88,7 +96,7 @@ export class QueueRunner {
     for (const wake of this.sleepers) wake();
     for (const w of this.waiting.splice(0)) {
       w.renewal.stop();
-      this.acks.acknowledge(w.batch.partition, w.item.records.map((r) => r.offset), ACK.RELEASE);
+      this.ack(w.batch.partition, w.item.records.map((r) => r.offset), ACK.RELEASE);
     }
     if (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
@@ -102,7 +110,7 @@ export class QueueRunner {
           // Never left without an answer: what failed here is delivered again.
           this.o.logger.error('queue mode: a chunk failed outside its invocation; its records are released', { partition: next.batch.partition, error: e });
           next.renewal.stop();
-          this.acks.acknowledge(next.batch.partition, next.item.records.map((r) => r.offset), ACK.RELEASE);
+          this.ack(next.batch.partition, next.item.records.map((r) => r.offset), ACK.RELEASE);
         })
         .finally(() => {
           this.active--;
@@ -130,7 +138,7 @@ export class QueueRunner {
       if (reading && !reading.ok) return await this.failed(batch, live, reading.reason);
       const failed = new Set(reading?.ok ? reading.failed : []);
       const done = live.filter((r) => !failed.has(r.offset)).map((r) => r.offset);
-      if (done.length) this.acks.acknowledge(partition, done, ACK.ACCEPT);
+      if (done.length) this.ack(partition, done, ACK.ACCEPT);
       if (failed.size) await this.failed(batch, live.filter((r) => failed.has(r.offset)), 'reported failed (ReportBatchItemFailures)');
     } finally {
       renewal.stop();
@@ -153,7 +161,7 @@ export class QueueRunner {
     const first = records[0]!;
     this.o.events.emit('poller.retry_scheduled', { functionName: this.o.trigger.functionName, topic: batch.topic, partition: batch.partition, offset: first.offset, attempt: first.deliveryCount + 1, delayMs });
     if (!this.stopping) await this.sleep(delayMs);
-    this.acks.acknowledge(batch.partition, records.map((r) => r.offset), ACK.RELEASE);
+    this.ack(batch.partition, records.map((r) => r.offset), ACK.RELEASE);
   }
 
   /** Sends to the on-failure destination until it takes them (the lock renewed meanwhile), then rejects them. */
@@ -163,12 +171,12 @@ export class QueueRunner {
     while (!(await this.o.delivery.sendToDestination(keepAlive, records, reason, attempts, error))) {
       if (this.stopping) {
         // Not sent: delivered again after the restart (a delivery more, counted by the broker).
-        this.acks.acknowledge(batch.partition, records.map((r) => r.offset), ACK.RELEASE);
+        this.ack(batch.partition, records.map((r) => r.offset), ACK.RELEASE);
         return;
       }
       await this.sleep(DESTINATION_RETRY_MS);
     }
-    this.acks.acknowledge(batch.partition, records.map((r) => r.offset), ACK.REJECT);
+    this.ack(batch.partition, records.map((r) => r.offset), ACK.REJECT);
   }
 
   private renewWhileHeld(batch: AcquiredBatch, records: ShareRecord[]): { stop(): void } {

@@ -5,6 +5,7 @@
  * delivered again, shown by a record produced after it arriving while it does not).
  */
 import { afterAll, expect, it } from 'vitest';
+import { Instrumentation } from '../../framework/observe/events.ts';
 import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { kafkajsShareTransport } from '../../framework/kafka/kafkajs/share-transport.ts';
 import { alterGroupConfig } from '../../framework/kafka/share/messages.ts';
@@ -42,7 +43,10 @@ it('invokes every record once and accepts it: none comes back', async () => {
 it('delivers a record that always fails maximumRetryAttempts + 1 times, sends it to the destination, then never again', async () => {
   const { topic, failed, onFailure } = await queueTopic(1);
   await produce(topic, Array.from({ length: 6 }, (_, i) => ({ value: `v${i}`, partition: 0 })));
-  const h = await startRecorder({ topic, consumptionMode: 'queue', batchSize: 1, failure: failurePolicy({ maximumRetryAttempts: 2, onFailure }), env: { POISON_OFFSETS: '3' } });
+  const events = new Instrumentation();
+  const acks: Record<string, number[]> = { accept: [], release: [], reject: [] };
+  events.on('queue.acknowledged', (e) => void acks[e.type]!.push(...Array(e.count).fill(e.partition)));
+  const h = await startRecorder({ topic, consumptionMode: 'queue', batchSize: 1, failure: failurePolicy({ maximumRetryAttempts: 2, onFailure }), env: { POISON_OFFSETS: '3' }, events });
   harnesses.push(h);
   const [sent] = await readTopic(failed, 1, 60_000);
   expect(sent!.value!.toString()).toBe('v3');
@@ -54,6 +58,9 @@ it('delivers a record that always fails maximumRetryAttempts + 1 times, sends it
   expect(deliveriesOf3).toHaveLength(3);
   const others = h.seen().flatMap(recordsOf).filter((r) => r.offset !== 3).map((r) => r.offset);
   expect(others.sort((a, b) => a - b)).toEqual([0, 1, 2, 4, 5, 6]);
+  // What /metrics counts (sluice_queue_acknowledgements_total): every other record accepted once, the poison one released twice, then rejected.
+  await waitFor('the acknowledgement of the record produced after', () => acks.accept!.length >= 6);
+  expect({ accept: acks.accept!.length, release: acks.release!.length, reject: acks.reject!.length }).toEqual({ accept: 6, release: 2, reject: 1 });
 });
 
 it('sends a poison record to the destination though the group\'s delivery limit was lower than its retries (Sluice sets its own)', async () => {
