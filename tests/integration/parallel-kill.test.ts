@@ -34,7 +34,11 @@ function startPoller(env: Record<string, string>): CliProcess {
 
 /** What the recorder handler of a process wrote: the invocations it started, and those that returned. */
 async function recordOf(file: string): Promise<ProcessRecord> {
-  const lines = async (f: string) => (await readFile(f, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  // Complete lines only: the handler may be appending one while this reads (a line cut mid-write is not JSON yet).
+  const lines = async (f: string) => {
+    const text = await readFile(f, 'utf8').catch(() => '');
+    return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean);
+  };
   return { seen: (await lines(file)).map((l) => JSON.parse(l) as Seen), completed: await lines(`${file}.done`) };
 }
 
