@@ -15,20 +15,14 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { REPO_ROOT, startBenchBroker, stopBenchBroker } from './lib/broker.ts';
 import { createTopic, kafkaClient, preload, uniqueName } from './lib/kafka.ts';
-import { ACK, alterGroupConfig, metadata, shareFetch, shareGroupHeartbeat, type AckBatch, type WireRequest } from '../framework/kafka/share/messages.ts';
+import { privateCluster, type PrivateBroker, type PrivateCluster } from '../framework/kafka/kafkajs/private-cluster.ts';
+import { ACK, alterGroupConfig, metadata, shareFetch, shareGroupHeartbeat, type AckBatch } from '../framework/kafka/share/messages.ts';
 
 const records = Number(process.argv[2] ?? 300_000);
 const rounds = Number(process.argv[3] ?? 3);
 const MAX_RECORDS = 500;
 const require = createRequire(import.meta.url);
 const log = (line: string) => console.error(`[share-clients] ${line}`);
-
-interface Sender {
-  send<T>(r: WireRequest<T>): Promise<T>;
-}
-interface PrivateBroker {
-  connectionPool: Sender & { getConnection(index: number): Promise<Sender> };
-}
 
 const binding = join(REPO_ROOT, 'node_modules', '@confluentinc', 'kafka-javascript');
 const program = join(REPO_ROOT, '.sluice', 'rdkafka-share');
@@ -40,9 +34,8 @@ try {
   const topic = uniqueName('share');
   await createTopic(kafka, topic, 6);
   await preload(kafka, topic, { records, partitions: 6, valueBytes: 256 });
-  const cluster = (kafka as unknown as Record<symbol, (o: object) => { connect(): Promise<void>; findGroupCoordinator(g: { groupId: string }): Promise<PrivateBroker>; findBroker(b: { nodeId: number }): Promise<PrivateBroker>; refreshMetadata(): Promise<void>; getNodeIds(): number[] }>)[
-    Object.getOwnPropertySymbols(kafka).find((s) => s.description === 'private:Kafka:createCluster')!
-  ]!({});
+  const cluster = privateCluster(kafka);
+  if (!cluster) throw new Error('kafkajs keeps its cluster elsewhere: the pinned kafkajs 2.2.4 is needed');
   await cluster.connect();
   await cluster.refreshMetadata();
   const any = await cluster.findBroker({ nodeId: cluster.getNodeIds()[0]! });
@@ -76,7 +69,7 @@ function native(bootstrap: string, topic: string, group: string): { perSecond: n
 }
 
 /** One member, one leader (the bench broker): heartbeat until assigned, then fetch, accepting what the last fetch acquired. */
-async function viaKafkajs(cluster: { findGroupCoordinator(g: { groupId: string }): Promise<PrivateBroker> }, any: PrivateBroker, topic: string, group: string) {
+async function viaKafkajs(cluster: PrivateCluster, any: PrivateBroker, topic: string, group: string) {
   const Decoder = require('kafkajs/src/protocol/decoder');
   const decodeMessages = require('kafkajs/src/protocol/requests/fetch/v4/decodeMessages');
   const coordinator = await cluster.findGroupCoordinator({ groupId: group });
