@@ -42,6 +42,8 @@ export function toEventRecord(record: KafkaRecord): SelfManagedKafkaRecord {
     // With a schema registry, as AWS adds them: only for the attributes it decoded.
     ...(record.keySchemaMetadata ? { keySchemaMetadata: record.keySchemaMetadata } : {}),
     ...(record.valueSchemaMetadata ? { valueSchemaMetadata: record.valueSchemaMetadata } : {}),
+    // Queue mode: how many times the share group has handed this record out (Sluice's addition).
+    ...(record.deliveryCount !== undefined ? { deliveryCount: record.deliveryCount } : {}),
   };
   // @types/aws-lambda types key/value as string; AWS sends null for a null key or a tombstone.
   return out as SelfManagedKafkaRecord;

@@ -22,6 +22,7 @@ const arbRecord = (topic: string, partition: number) =>
     headers: fc.array(fc.tuple(fc.string({ maxLength: 12, unit: 'grapheme' }), bytes), { maxLength: 4 }),
     keySchemaMetadata: metadata,
     valueSchemaMetadata: metadata,
+    deliveryCount: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
   }, { requiredKeys: ['topic', 'partition', 'offset', 'timestamp', 'timestampType', 'key', 'value', 'headers'] }) as fc.Arbitrary<KafkaRecord>;
 
 describe('event size', () => {
@@ -57,6 +58,13 @@ describe('event size', () => {
     const r: KafkaRecord = { topic: 't', partition: 0, offset: 1, timestamp: 2, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('{}'), headers: [], valueSchemaMetadata: { dataFormat: 'AVRO', schemaId: '7' } };
     const json = JSON.stringify(toEventRecord(r));
     expect(json).toBe('{"topic":"t","partition":0,"offset":1,"timestamp":2,"timestampType":"CREATE_TIME","key":null,"value":"e30=","headers":[],"valueSchemaMetadata":{"dataFormat":"AVRO","schemaId":"7"}}');
+    expect(eventRecordBytes(r)).toBe(Buffer.byteLength(json));
+  });
+
+  it('writes a queue-mode record\'s delivery count after its headers, and counts it', () => {
+    const r: KafkaRecord = { topic: 't', partition: 0, offset: 1, timestamp: 2, timestampType: 'CREATE_TIME', key: null, value: null, headers: [], deliveryCount: 12 };
+    const json = JSON.stringify(toEventRecord(r));
+    expect(json).toBe('{"topic":"t","partition":0,"offset":1,"timestamp":2,"timestampType":"CREATE_TIME","key":null,"value":null,"headers":[],"deliveryCount":12}');
     expect(eventRecordBytes(r)).toBe(Buffer.byteLength(json));
   });
 });

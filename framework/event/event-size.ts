@@ -48,11 +48,13 @@ export function eventRecordBytes(r: KafkaRecord): number {
   for (const [name, value] of r.headers) n += 3 + nameBytes(name) + bytesAsNumberArray(value); // {"name":[…]}
   if (r.keySchemaMetadata) n += KEY_METADATA + metadataBytes(r.keySchemaMetadata);
   if (r.valueSchemaMetadata) n += VALUE_METADATA + metadataBytes(r.valueSchemaMetadata);
+  if (r.deliveryCount !== undefined) n += DELIVERY_COUNT + digits(r.deliveryCount);
   return n + Math.max(0, r.headers.length - 1);
 }
 
 const KEY_METADATA = Buffer.byteLength(',"keySchemaMetadata":{"dataFormat":,"schemaId":}');
 const VALUE_METADATA = Buffer.byteLength(',"valueSchemaMetadata":{"dataFormat":,"schemaId":}');
+const DELIVERY_COUNT = Buffer.byteLength(',"deliveryCount":');
 const metadataBytes = (m: SchemaMetadata) => jsonStringBytes(m.dataFormat) + jsonStringBytes(m.schemaId);
 
 /** Bytes of an event for one partition with no records: what every chunk of it carries. */

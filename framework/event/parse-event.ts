@@ -35,6 +35,8 @@ export function recordsOfEvent(event: unknown): { records: KafkaRecord[]; source
         timestamp: typeof r.timestamp === 'number' ? r.timestamp : Date.now(),
         timestampType: r.timestampType === 'LOG_APPEND_TIME' ? 'LOG_APPEND_TIME' : 'CREATE_TIME',
         key: bytes('key'), value: bytes('value'), headers,
+        // A queue-mode event replayed: the handler sees the delivery count it saw.
+        ...(Number.isSafeInteger(r.deliveryCount) && (r.deliveryCount as number) > 0 ? { deliveryCount: r.deliveryCount as number } : {}),
       });
     });
   }

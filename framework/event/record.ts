@@ -17,6 +17,11 @@ export interface KafkaRecord {
   value: Buffer | null;
   /** In wire order; a header name may repeat. A null header value is kept as null. */
   headers: Array<[name: string, value: Buffer | null]>;
+  /**
+   * Queue mode only: the share group's delivery count (1 at the first delivery, 2 after one
+   * release or lock expiry...). The event carries it as `deliveryCount`, Sluice's addition.
+   */
+  deliveryCount?: number;
   /** Set when a schema registry decoded the key (`key` then holds what the event delivers). */
   keySchemaMetadata?: SchemaMetadata;
   /** Set when a schema registry decoded the value (`value` then holds what the event delivers). */

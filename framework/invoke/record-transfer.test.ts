@@ -20,6 +20,7 @@ const arbRecord: fc.Arbitrary<KafkaRecord> = fc.record({
   headers: fc.array(fc.tuple(fc.string({ maxLength: 8 }), bytes), { maxLength: 4 }),
   keySchemaMetadata: metadata,
   valueSchemaMetadata: metadata,
+  deliveryCount: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
 }, { requiredKeys: ['topic', 'partition', 'offset', 'timestamp', 'timestampType', 'key', 'value', 'headers'] });
 
 describe('packRecords / unpackRecords', () => {

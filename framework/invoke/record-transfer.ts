@@ -7,7 +7,7 @@
 import type { KafkaRecord, SchemaMetadata } from '../event/record.ts';
 
 export interface PackedRecords {
-  /** Per record: partition, offset, timestamp, timestampType (1 = LOG_APPEND_TIME), topic index, key length, value length, key and value schema metadata (string indexes), header count; per header: name index, value length. -1 is null. */
+  /** Per record: partition, offset, timestamp, timestampType (1 = LOG_APPEND_TIME), topic index, key length, value length, key and value schema metadata (string indexes), delivery count, header count; per header: name index, value length. -1 is null. */
   index: Float64Array;
   bytes: ArrayBuffer;
   /** Topics, header names and schema metadata (`<dataFormat> <schemaId>`), referenced from `index`. */
@@ -21,7 +21,7 @@ export function packRecords(records: readonly KafkaRecord[]): PackedRecords {
   let slots = 0;
   let total = 0;
   for (const r of records) {
-    slots += 10 + 2 * r.headers.length;
+    slots += 11 + 2 * r.headers.length;
     total += (r.key?.length ?? 0) + (r.value?.length ?? 0);
     for (const [, v] of r.headers) total += v?.length ?? 0;
   }
@@ -46,6 +46,7 @@ export function packRecords(records: readonly KafkaRecord[]): PackedRecords {
     index[i++] = put(r.value);
     index[i++] = r.keySchemaMetadata ? id(`${r.keySchemaMetadata.dataFormat} ${r.keySchemaMetadata.schemaId}`) : -1;
     index[i++] = r.valueSchemaMetadata ? id(`${r.valueSchemaMetadata.dataFormat} ${r.valueSchemaMetadata.schemaId}`) : -1;
+    index[i++] = r.deliveryCount ?? -1;
     index[i++] = r.headers.length;
     for (const [name, value] of r.headers) {
       index[i++] = id(name);
@@ -76,6 +77,7 @@ export function unpackRecords({ index, bytes, strings }: PackedRecords): KafkaRe
     const value = take(index[i++]!);
     const keyMetadata = metadata(strings, index[i++]!);
     const valueMetadata = metadata(strings, index[i++]!);
+    const deliveryCount = index[i++]!;
     const count = index[i++]!;
     const headers: KafkaRecord['headers'] = [];
     for (let h = 0; h < count; h++) {
@@ -85,6 +87,7 @@ export function unpackRecords({ index, bytes, strings }: PackedRecords): KafkaRe
     const record: KafkaRecord = { topic, partition, offset, timestamp, timestampType, key, value, headers };
     if (keyMetadata) record.keySchemaMetadata = keyMetadata;
     if (valueMetadata) record.valueSchemaMetadata = valueMetadata;
+    if (deliveryCount >= 0) record.deliveryCount = deliveryCount;
     records.push(record);
   }
   return records;

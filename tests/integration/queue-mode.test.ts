@@ -38,6 +38,8 @@ it('invokes every record once and accepts it: none comes back', async () => {
   const seen = h.seen().flatMap(recordsOf).map((r) => `${r.partition}@${r.offset}`);
   expect(seen).toHaveLength(61);
   expect(new Set(seen).size).toBe(61);
+  // The event says how many times the share group handed each record out: once.
+  expect(new Set(h.seen().flatMap(recordsOf).map((r) => (r as { deliveryCount?: number }).deliveryCount))).toEqual(new Set([1]));
 });
 
 it('delivers a record that always fails maximumRetryAttempts + 1 times, sends it to the destination, then never again', async () => {
@@ -56,6 +58,8 @@ it('delivers a record that always fails maximumRetryAttempts + 1 times, sends it
   await waitFor('the record produced after', () => h.seen().flatMap(recordsOf).some((r) => Buffer.from(r.value, 'base64').toString() === 'after'));
   const deliveriesOf3 = h.seen().filter((s) => recordsOf(s).some((r) => r.offset === 3));
   expect(deliveriesOf3).toHaveLength(3);
+  // The handler saw each delivery's count, as the share group counted it.
+  expect(deliveriesOf3.map((s) => (recordsOf(s).find((r) => r.offset === 3) as { deliveryCount?: number }).deliveryCount)).toEqual([1, 2, 3]);
   const others = h.seen().flatMap(recordsOf).filter((r) => r.offset !== 3).map((r) => r.offset);
   expect(others.sort((a, b) => a - b)).toEqual([0, 1, 2, 4, 5, 6]);
   // What /metrics counts (sluice_queue_acknowledgements_total): every other record accepted once, the poison one released twice, then rejected.
