@@ -48,6 +48,11 @@ export interface SluiceEvents {
   'queue.acquired': { functionName: string; topic: string; partition: number; count: number; redelivered: number };
   /** Queue mode: records the runner acknowledged (accepted, released for another delivery, rejected after the destination took them). */
   'queue.acknowledged': { functionName: string; topic: string; partition: number; type: 'accept' | 'release' | 'reject'; count: number };
+  /**
+   * Queue mode: what the broker made of acknowledgements, per partition: applied (no `error`), or
+   * refused or never sent (`error`; their records go to a member again). `ranges` are inclusive.
+   */
+  'queue.ack_result': { functionName: string; topic: string; partition: number; ranges: ReadonlyArray<{ from: number; until: number; type: QueueAckName }>; error?: string };
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   /** `done`: parallelizationFactor > 1, the ranges beyond `offset` the refused commit marked done. */
@@ -94,3 +99,6 @@ export class Instrumentation {
     return this.emitter.listenerCount(name) > 0;
   }
 }
+
+/** An acknowledgement's type as events name it (KIP-932's GAP is an offset with no record). */
+export type QueueAckName = 'gap' | 'accept' | 'release' | 'reject';

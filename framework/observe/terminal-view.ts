@@ -14,7 +14,7 @@ const HINT_AFTER_ATTEMPTS = 3;
 const SHOWN = [
   'group.join', 'group.rebalance_detected', 'group.rebalanced', 'poller.budget_exhausted', 'poller.bisected', 'poller.sent_to_destination',
   'poller.destination_failed', 'poller.skipped', 'poller.filtered', 'poller.commit_refused', 'poller.chunk_start', 'poller.chunk_end', 'poller.commit',
-  'poller.retry_scheduled',
+  'poller.retry_scheduled', 'queue.ack_result',
 ] as const satisfies ReadonlyArray<keyof SluiceEvents>;
 
 /** ANSI colours of the lines' leading symbols on a terminal. */
@@ -65,6 +65,11 @@ export function attachTerminalView(
     events.on('poller.destination_failed', (e) => line(`! ${e.functionName} ${e.topic}-${e.partition}: ${e.destination} unavailable (${e.error}); the partition waits`)),
     events.on('poller.skipped', (e) => line(`✗ ${e.functionName} ${e.topic}-${e.partition} offsets ${e.offsets.join(',')}: ${e.reason}, no destination: skipped`)),
     events.on('poller.filtered', (e) => line(`· ${e.functionName} ${e.topic}-${e.partition}: ${e.count} record${e.count === 1 ? '' : 's'} matched no filter pattern`)),
+    events.on('queue.ack_result', (e) => {
+      if (e.error === undefined) return; // applied: the invocation's line said enough
+      const count = e.ranges.reduce((n, r) => n + r.until - r.from + 1, 0);
+      line(`! ${e.functionName} ${e.topic}-${e.partition}: ${count} acknowledgement${count === 1 ? '' : 's'} not applied (${e.error}): delivered again`);
+    }),
     events.on('poller.commit_refused', (e) => line(`! ${e.functionName} ${e.topic}-${e.partition}: commit @ ${e.offset} not done (${e.reason})`)),
     events.on('poller.chunk_start', (e) =>
       line(`▸ ${e.functionName} ← ${e.topic}-${e.partition} ${e.count} record${e.count === 1 ? '' : 's'}, ${offsets(e.firstOffset, e.lastOffset)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`),

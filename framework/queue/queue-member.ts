@@ -12,9 +12,9 @@ import { groupDeliveryLimit } from '../config/queue-mode.ts';
 import type { TriggerSpec } from '../config/types.ts';
 import { kafkajsShareTransport } from '../kafka/kafkajs/share-transport.ts';
 import type { GroupMember } from '../kafka/member-port.ts';
-import { alterGroupConfig } from '../kafka/share/messages.ts';
+import { alterGroupConfig, type AckBatch } from '../kafka/share/messages.ts';
 import { ShareMember } from '../kafka/share/share-member.ts';
-import type { Instrumentation } from '../observe/events.ts';
+import type { Instrumentation, QueueAckName } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import type { QueueRunner } from './queue-runner.ts';
 
@@ -40,6 +40,8 @@ export function createQueueMember(o: {
     fetch: { maxWaitMs: 500, maxBytes: FETCH_MAX_BYTES, maxRecords: Math.min(trigger.batchSize * o.concurrency, 10_000) },
     onBatch: (batch) => o.runner.take(batch),
     onCrash: o.onCrash,
+    onAcknowledged: (partition, batches, error) =>
+      o.events.emit('queue.ack_result', { functionName: trigger.functionName, topic: trigger.topic, partition, ranges: ackRanges(batches), ...(error !== undefined ? { error } : {}) }),
     onAssigned: (partitions) =>
       o.events.emit('group.join', { groupId: trigger.consumerGroupId, memberId: member.memberId(), isLeader: false, assignment: { [trigger.topic]: partitions }, durationMs: Date.now() - started }),
   });
@@ -68,4 +70,15 @@ export function createQueueMember(o: {
     },
     memberId: () => member.memberId(),
   };
+}
+
+const ACK_NAMES: readonly QueueAckName[] = ['gap', 'accept', 'release', 'reject'];
+
+/** Acknowledgement batches as the event's ranges: one per batch of one type, one per offset where a batch mixes types. */
+function ackRanges(batches: readonly AckBatch[]): Array<{ from: number; until: number; type: QueueAckName }> {
+  return batches.flatMap((b) => {
+    const from = Number(b.firstOffset);
+    if (b.types.length === 1) return [{ from, until: Number(b.lastOffset), type: ACK_NAMES[b.types[0]!]! }];
+    return b.types.map((t, i) => ({ from: from + i, until: from + i, type: ACK_NAMES[t]! }));
+  });
 }

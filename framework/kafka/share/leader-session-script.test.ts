@@ -23,8 +23,8 @@ const TOPIC_ID = '0123456789abcdef0fedcba987654321';
 const logger = createLogger('t', { level: 'error' });
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Sent = { kind: string; input: any };
-const part = (partition: number, o: Partial<{ errorCode: number; acquired: Array<[number, number, number]> }> = {}) => ({
-  partition, errorCode: o.errorCode ?? 0, errorMessage: null, ackErrorCode: 0, ackErrorMessage: null, leader: { id: 1, epoch: 0 },
+const part = (partition: number, o: Partial<{ errorCode: number; ackErrorCode: number; acquired: Array<[number, number, number]> }> = {}) => ({
+  partition, errorCode: o.errorCode ?? 0, errorMessage: null, ackErrorCode: o.ackErrorCode ?? 0, ackErrorMessage: null, leader: { id: 1, epoch: 0 },
   records: o.acquired ? Buffer.from([1]) : null, acquired: (o.acquired ?? []).map(([f, l, d]) => ({ firstOffset: BigInt(f), lastOffset: BigInt(l), deliveryCount: d })),
 });
 const fetched = (partitions: ReturnType<typeof part>[]) => ({ errorCode: 0, errorMessage: null, acquisitionLockTimeoutMs: 30_000, topics: partitions.length ? [{ topicId: TOPIC_ID, partitions }] : [], nodeEndpoints: [] });
@@ -66,7 +66,7 @@ function host(transport: ShareTransport, over: Partial<SessionHost> = {}): Sessi
   return {
     batches, moved, groupId: 'g', topic: 't', topicId: TOPIC_ID, memberId: () => 'm', transport, logger, version: 2,
     fetchLimits: { maxWaitMs: 0, maxBytes: 1 << 20, maxRecords: 100 }, wantsRecords: () => true,
-    delivered: (b) => void batches.push(b), leaderMoved: (p) => void moved.push(p), refused: () => undefined, fenced: () => undefined, ...over,
+    delivered: (b) => void batches.push(b), leaderMoved: (p) => void moved.push(p), confirmed: () => undefined, refused: () => undefined, fenced: () => undefined, ...over,
   };
 }
 
@@ -161,6 +161,66 @@ describe('a share session', () => {
     await tick(100);
     await s.close();
     expect(t.sent.filter((x) => x.kind === 'ack').map((x) => x.input.sessionEpoch).slice(0, 2)).toEqual([2147483647, 1]);
+  });
+});
+
+describe('what became of acknowledgements', () => {
+  type Outcome = { partition: number; offsets: number[]; error?: string };
+  const recorder = () => {
+    const outcomes: Outcome[] = [];
+    const offsets = (batches: Array<{ firstOffset: bigint; lastOffset: bigint }>) => batches.flatMap((b) => Array.from({ length: Number(b.lastOffset - b.firstOffset) + 1 }, (_, i) => Number(b.firstOffset) + i));
+    return {
+      outcomes,
+      confirmed: (partition: number, batches: Array<{ firstOffset: bigint; lastOffset: bigint }>) => void outcomes.push({ partition, offsets: offsets(batches) }),
+      refused: (partition: number, batches: Array<{ firstOffset: bigint; lastOffset: bigint }>, error: string) => void outcomes.push({ partition, offsets: offsets(batches), error }),
+    };
+  };
+
+  it('says which the broker applied and which it refused, partition by partition', async () => {
+    let fetches = 0;
+    const t = scripted((r) => {
+      if (r.kind !== 'fetch') return acked;
+      fetches++;
+      if (fetches === 1) return fetched([part(0, { acquired: [[0, 4, 1]] }), part(1, { acquired: [[0, 4, 1]] })]);
+      const named = (r.input as ShareFetchRequest).topics.flatMap((tp) => tp.partitions.map((p) => p.partition));
+      return fetched(named.map((p) => part(p, p === 1 ? { ackErrorCode: 76 } : {}))); // INVALID_RECORD_STATE: partition 1's locks ran out
+    });
+    const r = recorder();
+    const s = new LeaderSession(1, host(t, { confirmed: r.confirmed, refused: r.refused }));
+    s.wanted.add(0);
+    s.wanted.add(1);
+    s.poke();
+    await tick(100);
+    s.acknowledge(0, [0, 1], ACK.ACCEPT);
+    s.acknowledge(1, [0], ACK.ACCEPT);
+    await tick(200);
+    await s.close();
+    expect(r.outcomes.slice(0, 2).sort((a, b) => a.partition - b.partition)).toEqual([{ partition: 0, offsets: [0, 1] }, { partition: 1, offsets: [0], error: '76' }]);
+  });
+
+  it('gives up, saying so, what waited for a session that was lost while the partition moved to another leader, and what waited when it closed with no session', async () => {
+    let failing = false;
+    let fetches = 0;
+    const t = scripted((r) => {
+      if (failing) throw new Error('connection lost');
+      if (r.kind !== 'fetch') return acked;
+      return ++fetches === 1 ? fetched([part(0, { acquired: [[0, 2, 1]] }), part(1, { acquired: [[0, 2, 1]] })]) : fetched([]);
+    });
+    const r = recorder();
+    const s = new LeaderSession(1, host(t, { confirmed: r.confirmed, refused: r.refused }));
+    s.wanted.add(0);
+    s.wanted.add(1);
+    s.poke();
+    await tick(100);
+    failing = true; // the leader is gone: the request carrying these fails and the session with it
+    s.acknowledge(0, [0], ACK.ACCEPT);
+    s.acknowledge(1, [1], ACK.ACCEPT);
+    await tick(100);
+    s.wanted.delete(0); // partition 0 moved to another leader meanwhile
+    await tick(600);
+    expect(r.outcomes).toEqual([{ partition: 0, offsets: [0], error: expect.stringContaining('moved to another leader') }]);
+    await s.close(); // partition 1's acknowledgement still waits for a session
+    expect(r.outcomes[1]).toEqual({ partition: 1, offsets: [1], error: expect.stringContaining('session was lost') });
   });
 });
 

@@ -41,7 +41,9 @@ export interface SessionHost {
   delivered(batch: AcquiredBatch): void;
   /** A partition's leader moved or is unknown: the member reads the metadata again and reassigns it. */
   leaderMoved(partition: number): void;
-  /** Acknowledgements the broker refused (a lock that ran out: the record is someone else's now). */
+  /** Acknowledgements the broker applied. */
+  confirmed(partition: number, batches: AckBatch[]): void;
+  /** Acknowledgements the broker refused (a lock that ran out: the record is someone else's now), or that can no longer be sent. */
   refused(partition: number, batches: AckBatch[], error: string): void;
   /** The member's membership is gone (unknown member, fenced): it rejoins. */
   fenced(error: string): void;
@@ -107,6 +109,7 @@ export class LeaderSession {
       try {
         if (this.backoffUntil > Date.now() && !this.closing) await new Promise((r) => setTimeout(r, this.backoffUntil - Date.now()));
         if (this.closing) return await this.closeSession();
+        if (this.epoch === 0) this.dropUnsendable();
         if (this.renewals.size > 0 && this.epoch > 0) {
           await this.sendRenewals();
           continue;
@@ -162,7 +165,10 @@ export class LeaderSession {
 
   /** One partition of a ShareFetch answer: its acknowledgements' outcome, its error, its records. */
   private async take(p: PartitionFetched, sent: AckBatch[] | undefined, lockExpiresAt: number): Promise<void> {
-    if (p.ackErrorCode !== 0 && sent) this.host.refused(p.partition, sent, `${p.ackErrorCode}${p.ackErrorMessage ? ` ${p.ackErrorMessage}` : ''}`);
+    if (sent?.length) {
+      if (p.ackErrorCode !== 0) this.host.refused(p.partition, sent, `${p.ackErrorCode}${p.ackErrorMessage ? ` ${p.ackErrorMessage}` : ''}`);
+      else this.host.confirmed(p.partition, sent);
+    }
     if (p.errorCode !== 0) {
       if (LEADER_MOVED.has(p.errorCode)) {
         // Still in this session: the next request forgets it here, and the member places it with its new leader.
@@ -215,7 +221,18 @@ export class LeaderSession {
     }
     if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, acks);
     this.epoch = nextEpoch(this.epoch);
-    for (const t of answer.topics) for (const p of t.partitions) if (p.errorCode !== 0) this.host.refused(p.partition, acks.get(p.partition) ?? [], `${p.errorCode}${p.errorMessage ? ` ${p.errorMessage}` : ''}`);
+    this.answered(answer.topics, acks);
+  }
+
+  /** A ShareAcknowledge's outcome per partition sent. */
+  private answered(topics: ReadonlyArray<{ partitions: ReadonlyArray<{ partition: number; errorCode: number; errorMessage: string | null }> }>, acks: Map<number, AckBatch[]>): void {
+    for (const t of topics)
+      for (const p of t.partitions) {
+        const sent = acks.get(p.partition);
+        if (!sent?.length) continue;
+        if (p.errorCode !== 0) this.host.refused(p.partition, sent, `${p.errorCode}${p.errorMessage ? ` ${p.errorMessage}` : ''}`);
+        else this.host.confirmed(p.partition, sent);
+      }
   }
 
   private async sendRenewals(): Promise<void> {
@@ -231,17 +248,40 @@ export class LeaderSession {
   }
 
   private async closeSession(): Promise<void> {
+    const acks = this.takeAcks();
     if (this.epoch === 0) {
       // No session to send them in (a lost connection ended it): the broker gives those records to a member again when their locks run out.
-      if (this.acks.size > 0) this.host.logger.warn('closing: acknowledgements not sent, the share session was lost; their records are delivered again once their locks run out', { node: this.nodeId, partitions: [...this.acks.keys()] });
+      if (acks.size > 0) this.host.logger.warn('closing: acknowledgements not sent, the share session was lost; their records are delivered again once their locks run out', { node: this.nodeId, partitions: [...acks.keys()] });
+      for (const [p, batches] of acks) this.host.refused(p, batches, 'not sent: the share session was lost before the member closed');
       return;
     }
-    const acks = this.takeAcks();
     // Epoch -1 closes the session once its acknowledgements are applied; what the member still holds is released.
     const answer = await this.host.transport
       .send({ nodeId: this.nodeId }, shareAcknowledge({ groupId: this.host.groupId, memberId: this.host.memberId(), sessionEpoch: -1, topics: acks.size ? [this.topicAcks([...acks.keys()], acks)] : [] }, this.host.version))
-      .catch((e: unknown) => this.host.logger.warn('closing the share session failed; the broker releases its records when the lock runs out', { node: this.nodeId, error: e }));
-    if (answer && answer.errorCode !== 0) this.host.logger.warn('closing the share session was refused', { node: this.nodeId, error: answer.errorCode, message: answer.errorMessage });
+      .catch((e: unknown) => {
+        this.host.logger.warn('closing the share session failed; the broker releases its records when the lock runs out', { node: this.nodeId, error: e });
+        return undefined;
+      });
+    if (!answer || answer.errorCode !== 0) {
+      if (answer) this.host.logger.warn('closing the share session was refused', { node: this.nodeId, error: answer.errorCode, message: answer.errorMessage });
+      for (const [p, batches] of acks) this.host.refused(p, batches, `not sent: closing the share session ${answer ? `was refused (${answer.errorCode})` : 'failed'}`);
+      return;
+    }
+    this.answered(answer.topics, acks);
+  }
+
+  /**
+   * With no session open, acknowledgements of a partition this session no longer fetches (its
+   * leader moved while they waited) can never go: a new session is opened only for partitions
+   * wanted, and the new leader knows nothing of records acquired here. They are given up, said so.
+   */
+  private dropUnsendable(): void {
+    for (const p of [...this.acks.keys()]) {
+      if (this.wanted.has(p)) continue;
+      const batches = ranges(this.acks.get(p)!);
+      this.acks.delete(p);
+      this.host.refused(p, batches, 'not sent: the share session with the partition\'s leader was lost, and the partition moved to another leader');
+    }
   }
 
   private sessionError(code: number, message: string | null, acks: Map<number, AckBatch[]>): void {

@@ -27,8 +27,11 @@ export interface ShareMemberOptions {
   onCrash(error: Error): void;
   /** The coordinator assigned these partitions (the first time, and on every change). */
   onAssigned?(partitions: number[]): void;
-  /** Acknowledgements the broker refused: their records' locks had run out, and they go to a member again. */
-  onRefused?(partition: number, offsets: number, error: string): void;
+  /**
+   * What became of acknowledgements: applied by the broker (no `error`), or refused or never sent
+   * (their records go to a member again).
+   */
+  onAcknowledged?(partition: number, batches: readonly AckBatch[], error?: string): void;
 }
 
 const FATAL: Record<number, string> = {
@@ -249,10 +252,11 @@ export class ShareMember {
             .then(() => this.place());
         }, LEADER_MOVED_WAIT_MS);
       },
+      confirmed: (partition, batches) => this.o.onAcknowledged?.(partition, batches),
       refused: (partition, batches: AckBatch[], error) => {
         const count = batches.reduce((n, b) => n + Number(b.lastOffset - b.firstOffset) + 1, 0);
-        this.o.logger.warn('the broker refused acknowledgements: their records\' locks had run out, so they go to a member again', { partition, records: count, error });
-        this.o.onRefused?.(partition, count, error);
+        this.o.logger.warn('acknowledgements refused or not sent: their records go to a member again', { partition, records: count, error });
+        this.o.onAcknowledged?.(partition, batches, error);
       },
       fenced: (error) => this.rejoin(error),
     };
