@@ -44,15 +44,19 @@ export interface SluiceEvents {
   'poller.log_truncated': { groupId: string; topic: string; partition: number; committed: number; logEnd: number };
   /** The handler returned batchItemFailures to a trigger without ReportBatchItemFailures: ignored, the chunk committed as done. */
   'poller.item_failures_ignored': { functionName: string; topic: string; partition: number; firstOffset: number; count: number };
-  /** Queue mode: records a share fetch acquired and handed to the runner; `redelivered` of them at a delivery count above 1. */
-  'queue.acquired': { functionName: string; topic: string; partition: number; count: number; redelivered: number };
+  /**
+   * Queue mode: records a share fetch acquired and handed to the runner, from `leader` (a node id),
+   * their offsets between `from` and `until`; `redelivered` of them at a delivery count above 1.
+   */
+  'queue.acquired': { functionName: string; topic: string; partition: number; count: number; redelivered: number; leader: number; from: number; until: number };
   /** Queue mode: records the runner acknowledged (accepted, released for another delivery, rejected after the destination took them). */
   'queue.acknowledged': { functionName: string; topic: string; partition: number; type: 'accept' | 'release' | 'reject'; count: number };
   /**
-   * Queue mode: what the broker made of acknowledgements, per partition: applied (no `error`), or
-   * refused or never sent (`error`; their records go to a member again). `ranges` are inclusive.
+   * Queue mode: what became of acknowledgements, per partition: `applied` by the broker, `refused`
+   * by it or `unsent` (their records go to a member again), or `unknown` (in flight when a request
+   * failed: sent again). `error` says why for all but `applied`; `ranges` are inclusive.
    */
-  'queue.ack_result': { functionName: string; topic: string; partition: number; ranges: ReadonlyArray<{ from: number; until: number; type: QueueAckName }>; error?: string };
+  'queue.ack_result': { functionName: string; topic: string; partition: number; ranges: ReadonlyArray<{ from: number; until: number; type: QueueAckName }>; outcome: 'applied' | 'refused' | 'unsent' | 'unknown'; error?: string };
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   /** `done`: parallelizationFactor > 1, the ranges beyond `offset` the refused commit marked done. */

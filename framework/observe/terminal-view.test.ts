@@ -18,17 +18,21 @@ describe('the terminal view', () => {
     expect(lines[1]).toMatch(/joined as member, assigned orders\[0,2\] \(4 ms\)$/);
   });
 
-  it('says when acknowledgements were not applied (their records come again), and nothing when they were; JSON lines say both', () => {
+  it('says when acknowledgements were not applied (their records come again) or their fate is unknown, and nothing when they were; JSON lines say all', () => {
     const events = new Instrumentation();
     const lines: string[] = [];
     const json: string[] = [];
     attachTerminalView(events, (l) => lines.push(l));
     attachTerminalView(events, (l) => json.push(l), 'json');
     const base = { functionName: 'orders', topic: 'orders', partition: 2 };
-    events.emit('queue.ack_result', { ...base, ranges: [{ from: 0, until: 9, type: 'accept' }] });
-    events.emit('queue.ack_result', { ...base, ranges: [{ from: 10, until: 12, type: 'accept' }, { from: 13, until: 13, type: 'release' }], error: '76 INVALID_RECORD_STATE' });
-    expect(lines.map((l) => l.slice(l.indexOf('!')))).toEqual(['! orders orders-2: 4 acknowledgements not applied (76 INVALID_RECORD_STATE): delivered again']);
-    expect(json.map((l) => JSON.parse(l).ranges.length)).toEqual([1, 2]);
+    events.emit('queue.ack_result', { ...base, ranges: [{ from: 0, until: 9, type: 'accept' }], outcome: 'applied' });
+    events.emit('queue.ack_result', { ...base, ranges: [{ from: 10, until: 12, type: 'accept' }, { from: 13, until: 13, type: 'release' }], outcome: 'refused', error: '76 INVALID_RECORD_STATE' });
+    events.emit('queue.ack_result', { ...base, ranges: [{ from: 14, until: 14, type: 'accept' }], outcome: 'unknown', error: 'connection closed' });
+    expect(lines.map((l) => l.slice(l.indexOf('!')))).toEqual([
+      '! orders orders-2: 4 acknowledgements refused (76 INVALID_RECORD_STATE): delivered again',
+      '! orders orders-2: 1 acknowledgement in flight when a request failed (connection closed): sent again',
+    ]);
+    expect(json.map((l) => JSON.parse(l).outcome)).toEqual(['applied', 'refused', 'unknown']);
   });
 
   it('says when a retry runs: its backoff, then up to the fetch wait until its next fetch (a quiet topic waits it out)', () => {

@@ -14,7 +14,7 @@ const HINT_AFTER_ATTEMPTS = 3;
 const SHOWN = [
   'group.join', 'group.rebalance_detected', 'group.rebalanced', 'poller.budget_exhausted', 'poller.bisected', 'poller.sent_to_destination',
   'poller.destination_failed', 'poller.skipped', 'poller.filtered', 'poller.commit_refused', 'poller.chunk_start', 'poller.chunk_end', 'poller.commit',
-  'poller.retry_scheduled', 'queue.ack_result',
+  'poller.retry_scheduled', 'queue.acquired', 'queue.ack_result',
 ] as const satisfies ReadonlyArray<keyof SluiceEvents>;
 
 /** ANSI colours of the lines' leading symbols on a terminal. */
@@ -66,9 +66,10 @@ export function attachTerminalView(
     events.on('poller.skipped', (e) => line(`✗ ${e.functionName} ${e.topic}-${e.partition} offsets ${e.offsets.join(',')}: ${e.reason}, no destination: skipped`)),
     events.on('poller.filtered', (e) => line(`· ${e.functionName} ${e.topic}-${e.partition}: ${e.count} record${e.count === 1 ? '' : 's'} matched no filter pattern`)),
     events.on('queue.ack_result', (e) => {
-      if (e.error === undefined) return; // applied: the invocation's line said enough
+      if (e.outcome === 'applied') return; // the invocation's line said enough
       const count = e.ranges.reduce((n, r) => n + r.until - r.from + 1, 0);
-      line(`! ${e.functionName} ${e.topic}-${e.partition}: ${count} acknowledgement${count === 1 ? '' : 's'} not applied (${e.error}): delivered again`);
+      const what = `${count} acknowledgement${count === 1 ? '' : 's'}`;
+      line(`! ${e.functionName} ${e.topic}-${e.partition}: ${e.outcome === 'unknown' ? `${what} in flight when a request failed (${e.error}): sent again` : `${what} ${e.outcome} (${e.error}): delivered again`}`);
     }),
     events.on('poller.commit_refused', (e) => line(`! ${e.functionName} ${e.topic}-${e.partition}: commit @ ${e.offset} not done (${e.reason})`)),
     events.on('poller.chunk_start', (e) =>

@@ -40,8 +40,8 @@ export function createQueueMember(o: {
     fetch: { maxWaitMs: 500, maxBytes: FETCH_MAX_BYTES, maxRecords: Math.min(trigger.batchSize * o.concurrency, 10_000) },
     onBatch: (batch) => o.runner.take(batch),
     onCrash: o.onCrash,
-    onAcknowledged: (partition, batches, error) =>
-      o.events.emit('queue.ack_result', { functionName: trigger.functionName, topic: trigger.topic, partition, ranges: ackRanges(batches), ...(error !== undefined ? { error } : {}) }),
+    onAcknowledged: (partition, batches, outcome, error) =>
+      o.events.emit('queue.ack_result', { functionName: trigger.functionName, topic: trigger.topic, partition, ranges: ackRanges(batches), outcome, ...(error !== undefined ? { error } : {}) }),
     onAssigned: (partitions) =>
       o.events.emit('group.join', { groupId: trigger.consumerGroupId, memberId: member.memberId(), isLeader: false, assignment: { [trigger.topic]: partitions }, durationMs: Date.now() - started }),
   });

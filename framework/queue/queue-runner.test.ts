@@ -21,7 +21,7 @@ function runner(invoke: (offsets: number[]) => Promise<void>): QueueRunner {
 }
 
 const rec = (offset: number): ShareRecord => ({ topic: 't', partition: 0, offset, timestamp: Date.now(), timestampType: 'CREATE_TIME', key: null, value: Buffer.from('v'), headers: [], deliveryCount: 1 });
-const batch = (offsets: number[]): AcquiredBatch => ({ topic: 't', partition: 0, records: offsets.map(rec), lockExpiresAt: Date.now() + 30_000 });
+const batch = (offsets: number[]): AcquiredBatch => ({ topic: 't', partition: 0, records: offsets.map(rec), lockExpiresAt: Date.now() + 30_000, leader: 1 });
 
 function acks(): Acknowledger & { log: Array<{ offsets: readonly number[]; type: AckType }> } {
   const log: Array<{ offsets: readonly number[]; type: AckType }> = [];

@@ -76,7 +76,11 @@ export class QueueRunner {
   take(batch: AcquiredBatch): void {
     // A fetch under way when the stop began: what it acquired goes back at once.
     const { trigger } = this.o;
-    this.o.events.emit('queue.acquired', { functionName: trigger.functionName, topic: batch.topic, partition: batch.partition, count: batch.records.length, redelivered: batch.records.filter((r) => r.deliveryCount > 1).length });
+    const { records } = batch;
+    this.o.events.emit('queue.acquired', {
+      functionName: trigger.functionName, topic: batch.topic, partition: batch.partition, count: records.length, redelivered: records.filter((r) => r.deliveryCount > 1).length,
+      leader: batch.leader, from: records[0]!.offset, until: records[records.length - 1]!.offset,
+    });
     if (this.stopping) return this.ack(batch.partition, batch.records.map((r) => r.offset), ACK.RELEASE);
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes: this.o.maxPayloadBytes, envelopeBytes: this.o.envelopeBytes(batch.partition) };
     const work = planWork(batch.records, this.o.matches, limits, [], undefined);

@@ -66,7 +66,7 @@ function host(transport: ShareTransport, over: Partial<SessionHost> = {}): Sessi
   return {
     batches, moved, groupId: 'g', topic: 't', topicId: TOPIC_ID, memberId: () => 'm', transport, logger, version: 2,
     fetchLimits: { maxWaitMs: 0, maxBytes: 1 << 20, maxRecords: 100 }, wantsRecords: () => true,
-    delivered: (b) => void batches.push(b), leaderMoved: (p) => void moved.push(p), confirmed: () => undefined, refused: () => undefined, fenced: () => undefined, ...over,
+    delivered: (b) => void batches.push(b), leaderMoved: (p) => void moved.push(p), acknowledged: () => undefined, fenced: () => undefined, ...over,
   };
 }
 
@@ -165,15 +165,12 @@ describe('a share session', () => {
 });
 
 describe('what became of acknowledgements', () => {
-  type Outcome = { partition: number; offsets: number[]; error?: string };
+  type Outcome = { partition: number; offsets: number[]; outcome: string; error?: string };
   const recorder = () => {
     const outcomes: Outcome[] = [];
     const offsets = (batches: Array<{ firstOffset: bigint; lastOffset: bigint }>) => batches.flatMap((b) => Array.from({ length: Number(b.lastOffset - b.firstOffset) + 1 }, (_, i) => Number(b.firstOffset) + i));
-    return {
-      outcomes,
-      confirmed: (partition: number, batches: Array<{ firstOffset: bigint; lastOffset: bigint }>) => void outcomes.push({ partition, offsets: offsets(batches) }),
-      refused: (partition: number, batches: Array<{ firstOffset: bigint; lastOffset: bigint }>, error: string) => void outcomes.push({ partition, offsets: offsets(batches), error }),
-    };
+    const acknowledged: SessionHost['acknowledged'] = (partition, batches, outcome, error) => void outcomes.push({ partition, offsets: offsets(batches), outcome, ...(error !== undefined ? { error } : {}) });
+    return { outcomes, acknowledged };
   };
 
   it('says which the broker applied and which it refused, partition by partition', async () => {
@@ -186,7 +183,7 @@ describe('what became of acknowledgements', () => {
       return fetched(named.map((p) => part(p, p === 1 ? { ackErrorCode: 76 } : {}))); // INVALID_RECORD_STATE: partition 1's locks ran out
     });
     const r = recorder();
-    const s = new LeaderSession(1, host(t, { confirmed: r.confirmed, refused: r.refused }));
+    const s = new LeaderSession(1, host(t, { acknowledged: r.acknowledged }));
     s.wanted.add(0);
     s.wanted.add(1);
     s.poke();
@@ -195,7 +192,7 @@ describe('what became of acknowledgements', () => {
     s.acknowledge(1, [0], ACK.ACCEPT);
     await tick(200);
     await s.close();
-    expect(r.outcomes.slice(0, 2).sort((a, b) => a.partition - b.partition)).toEqual([{ partition: 0, offsets: [0, 1] }, { partition: 1, offsets: [0], error: '76' }]);
+    expect(r.outcomes.slice(0, 2).sort((a, b) => a.partition - b.partition)).toEqual([{ partition: 0, offsets: [0, 1], outcome: 'applied' }, { partition: 1, offsets: [0], outcome: 'refused', error: '76' }]);
   });
 
   it('gives up, saying so, what waited for a session that was lost while the partition moved to another leader, and what waited when it closed with no session', async () => {
@@ -207,7 +204,7 @@ describe('what became of acknowledgements', () => {
       return ++fetches === 1 ? fetched([part(0, { acquired: [[0, 2, 1]] }), part(1, { acquired: [[0, 2, 1]] })]) : fetched([]);
     });
     const r = recorder();
-    const s = new LeaderSession(1, host(t, { confirmed: r.confirmed, refused: r.refused }));
+    const s = new LeaderSession(1, host(t, { acknowledged: r.acknowledged }));
     s.wanted.add(0);
     s.wanted.add(1);
     s.poke();
@@ -218,9 +215,36 @@ describe('what became of acknowledgements', () => {
     await tick(100);
     s.wanted.delete(0); // partition 0 moved to another leader meanwhile
     await tick(600);
-    expect(r.outcomes).toEqual([{ partition: 0, offsets: [0], error: expect.stringContaining('moved to another leader') }]);
+    expect(r.outcomes).toEqual([{ partition: 0, offsets: [0], outcome: 'unsent', error: expect.stringContaining('moved to another leader') }]);
     await s.close(); // partition 1's acknowledgement still waits for a session
-    expect(r.outcomes[1]).toEqual({ partition: 1, offsets: [1], error: expect.stringContaining('session was lost') });
+    expect(r.outcomes[1]).toEqual({ partition: 1, offsets: [1], outcome: 'unsent', error: expect.stringContaining('session was lost') });
+  });
+
+  it('says the fate of acknowledgements in flight when their request failed is unknown, and sends them again', async () => {
+    let failOnce = true;
+    let fetches = 0;
+    const t = scripted((r) => {
+      if (r.kind !== 'fetch') return acked;
+      const f = r.input as ShareFetchRequest;
+      if (failOnce && f.topics.some((tp) => tp.partitions.some((p) => p.batches.length > 0))) {
+        failOnce = false;
+        throw new Error('connection closed');
+      }
+      const named = f.topics.flatMap((tp) => tp.partitions.map((p) => p.partition));
+      return ++fetches === 1 ? fetched([part(0, { acquired: [[0, 2, 1]] })]) : fetched(named.map((p) => part(p)));
+    });
+    const r = recorder();
+    const s = new LeaderSession(1, host(t, { acknowledged: r.acknowledged }));
+    s.wanted.add(0);
+    s.poke();
+    await tick(100);
+    s.acknowledge(0, [0, 1, 2], ACK.ACCEPT);
+    await tick(800);
+    await s.close();
+    expect(r.outcomes).toEqual([
+      { partition: 0, offsets: [0, 1, 2], outcome: 'unknown', error: expect.stringContaining('connection closed') },
+      { partition: 0, offsets: [0, 1, 2], outcome: 'applied' },
+    ]);
   });
 });
 

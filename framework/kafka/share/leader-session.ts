@@ -17,6 +17,13 @@ export interface ShareRecord extends KafkaRecord {
   deliveryCount: number;
 }
 
+/**
+ * What became of acknowledgements: `applied` by the broker; `refused` by it (a lock that ran out: the
+ * record is someone else's now); `unsent`, given up before they could go; `unknown`, in flight when
+ * the connection failed (the broker may have applied them; they are sent again).
+ */
+export type AckOutcome = 'applied' | 'refused' | 'unsent' | 'unknown';
+
 /** What one ShareFetch acquired on one partition. */
 export interface AcquiredBatch {
   topic: string;
@@ -24,6 +31,8 @@ export interface AcquiredBatch {
   records: ShareRecord[];
   /** When the records' acquisition locks run out (epoch ms), unless renewed. */
   lockExpiresAt: number;
+  /** The node that handed them out (the partition's leader then). */
+  leader: number;
 }
 
 export interface SessionHost {
@@ -41,10 +50,8 @@ export interface SessionHost {
   delivered(batch: AcquiredBatch): void;
   /** A partition's leader moved or is unknown: the member reads the metadata again and reassigns it. */
   leaderMoved(partition: number): void;
-  /** Acknowledgements the broker applied. */
-  confirmed(partition: number, batches: AckBatch[]): void;
-  /** Acknowledgements the broker refused (a lock that ran out: the record is someone else's now), or that can no longer be sent. */
-  refused(partition: number, batches: AckBatch[], error: string): void;
+  /** What became of acknowledgements of `partition` (AckOutcome); `error` says why for all but `applied`. */
+  acknowledged(partition: number, batches: AckBatch[], outcome: AckOutcome, error?: string): void;
   /** The member's membership is gone (unknown member, fenced): it rejoins. */
   fenced(error: string): void;
 }
@@ -148,7 +155,7 @@ export class LeaderSession {
         ),
       );
     } catch (e) {
-      this.putBack(acks);
+      this.inFlightLost(acks, e);
       throw e;
     }
     if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, acks);
@@ -166,8 +173,8 @@ export class LeaderSession {
   /** One partition of a ShareFetch answer: its acknowledgements' outcome, its error, its records. */
   private async take(p: PartitionFetched, sent: AckBatch[] | undefined, lockExpiresAt: number): Promise<void> {
     if (sent?.length) {
-      if (p.ackErrorCode !== 0) this.host.refused(p.partition, sent, `${p.ackErrorCode}${p.ackErrorMessage ? ` ${p.ackErrorMessage}` : ''}`);
-      else this.host.confirmed(p.partition, sent);
+      if (p.ackErrorCode !== 0) this.host.acknowledged(p.partition, sent, 'refused', `${p.ackErrorCode}${p.ackErrorMessage ? ` ${p.ackErrorMessage}` : ''}`);
+      else this.host.acknowledged(p.partition, sent, 'applied');
     }
     if (p.errorCode !== 0) {
       if (LEADER_MOVED.has(p.errorCode)) {
@@ -204,7 +211,7 @@ export class LeaderSession {
     // budget of decompressed bytes ran out) is released, and read at the front of a later fetch.
     if (gaps.length) this.acknowledge(p.partition, gaps, ACK.GAP);
     if (unread.length) this.acknowledge(p.partition, unread, ACK.RELEASE);
-    if (taken.length) this.host.delivered({ topic: this.host.topic, partition: p.partition, records: taken, lockExpiresAt });
+    if (taken.length) this.host.delivered({ topic: this.host.topic, partition: p.partition, records: taken, lockExpiresAt, leader: this.nodeId });
   }
 
   private async sendAcks(): Promise<void> {
@@ -216,7 +223,7 @@ export class LeaderSession {
         shareAcknowledge({ groupId: this.host.groupId, memberId: this.host.memberId(), sessionEpoch: this.epoch, topics: [this.topicAcks([...acks.keys()], acks)] }, this.host.version),
       );
     } catch (e) {
-      this.putBack(acks);
+      this.inFlightLost(acks, e);
       throw e;
     }
     if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, acks);
@@ -230,8 +237,8 @@ export class LeaderSession {
       for (const p of t.partitions) {
         const sent = acks.get(p.partition);
         if (!sent?.length) continue;
-        if (p.errorCode !== 0) this.host.refused(p.partition, sent, `${p.errorCode}${p.errorMessage ? ` ${p.errorMessage}` : ''}`);
-        else this.host.confirmed(p.partition, sent);
+        if (p.errorCode !== 0) this.host.acknowledged(p.partition, sent, 'refused', `${p.errorCode}${p.errorMessage ? ` ${p.errorMessage}` : ''}`);
+        else this.host.acknowledged(p.partition, sent, 'applied');
       }
   }
 
@@ -252,7 +259,7 @@ export class LeaderSession {
     if (this.epoch === 0) {
       // No session to send them in (a lost connection ended it): the broker gives those records to a member again when their locks run out.
       if (acks.size > 0) this.host.logger.warn('closing: acknowledgements not sent, the share session was lost; their records are delivered again once their locks run out', { node: this.nodeId, partitions: [...acks.keys()] });
-      for (const [p, batches] of acks) this.host.refused(p, batches, 'not sent: the share session was lost before the member closed');
+      for (const [p, batches] of acks) this.host.acknowledged(p, batches, 'unsent', 'the share session was lost before the member closed');
       return;
     }
     // Epoch -1 closes the session once its acknowledgements are applied; what the member still holds is released.
@@ -260,11 +267,13 @@ export class LeaderSession {
       .send({ nodeId: this.nodeId }, shareAcknowledge({ groupId: this.host.groupId, memberId: this.host.memberId(), sessionEpoch: -1, topics: acks.size ? [this.topicAcks([...acks.keys()], acks)] : [] }, this.host.version))
       .catch((e: unknown) => {
         this.host.logger.warn('closing the share session failed; the broker releases its records when the lock runs out', { node: this.nodeId, error: e });
+        for (const [p, batches] of acks) this.host.acknowledged(p, batches, 'unknown', `closing the share session failed: ${(e as Error)?.message ?? String(e)}`);
         return undefined;
       });
-    if (!answer || answer.errorCode !== 0) {
-      if (answer) this.host.logger.warn('closing the share session was refused', { node: this.nodeId, error: answer.errorCode, message: answer.errorMessage });
-      for (const [p, batches] of acks) this.host.refused(p, batches, `not sent: closing the share session ${answer ? `was refused (${answer.errorCode})` : 'failed'}`);
+    if (!answer) return;
+    if (answer.errorCode !== 0) {
+      this.host.logger.warn('closing the share session was refused', { node: this.nodeId, error: answer.errorCode, message: answer.errorMessage });
+      for (const [p, batches] of acks) this.host.acknowledged(p, batches, 'refused', `closing the share session was refused: ${answer.errorCode}${answer.errorMessage ? ` ${answer.errorMessage}` : ''}`);
       return;
     }
     this.answered(answer.topics, acks);
@@ -280,7 +289,7 @@ export class LeaderSession {
       if (this.wanted.has(p)) continue;
       const batches = ranges(this.acks.get(p)!);
       this.acks.delete(p);
-      this.host.refused(p, batches, 'not sent: the share session with the partition\'s leader was lost, and the partition moved to another leader');
+      this.host.acknowledged(p, batches, 'unsent', 'the share session with the partition\'s leader was lost, and the partition moved to another leader');
     }
   }
 
@@ -308,6 +317,12 @@ export class LeaderSession {
     const out = new Map([...this.acks].map(([p, of]) => [p, ranges(of)]));
     this.acks.clear();
     return out;
+  }
+
+  /** A request carrying acknowledgements failed on its way: the broker may have applied them or not. They go again (a second acceptance of one applied is refused). */
+  private inFlightLost(acks: Map<number, AckBatch[]>, e: unknown): void {
+    for (const [p, batches] of acks) if (batches.length) this.host.acknowledged(p, batches, 'unknown', `in flight when the request to node ${this.nodeId} failed: ${(e as Error)?.message ?? String(e)}`);
+    this.putBack(acks);
   }
 
   private putBack(acks: Map<number, AckBatch[]>): void {

@@ -5,7 +5,7 @@
  * reader here are checked against the broker's definitions, not against themselves.
  */
 import { describe, expect, it } from 'vitest';
-import { ACK, alterGroupConfig, metadata, shareAcknowledge, shareFetch, shareGroupHeartbeat, type WireRequest } from './messages.ts';
+import { ACK, alterGroupConfig, COORDINATOR, describeShareGroupOffsets, findCoordinators, metadata, shareAcknowledge, shareFetch, shareGroupHeartbeat, shareStateKey, type WireRequest } from './messages.ts';
 
 const TOPIC_ID = '0123456789abcdef0fedcba987654321';
 
@@ -88,5 +88,25 @@ describe('share RPC responses, as Kafka 4.4 writes them', () => {
 
   it('says where a cut-short answer ends instead of reading past it', async () => {
     await expect(answer(metadata(['t']), '0000000002000000')).rejects.toThrow(/the response ends \d+ bytes early/);
+  });
+});
+
+describe('a share group\'s coordinators and offsets, as Kafka 4.4 encodes them', () => {
+  it('FindCoordinator v6 for a share partition\'s state: the key names the topic id as Kafka prints a Uuid', async () => {
+    const key = shareStateKey('g', TOPIC_ID, 0);
+    expect(key).toBe('g:ASNFZ4mrze8P7cuph2VDIQ:0');
+    expect(await body(findCoordinators(COORDINATOR.SHARE, [key]))).toBe('02021b673a41534e465a346d727a653850376375706832564449513a3000');
+    const r = findCoordinators(COORDINATOR.SHARE, [key]);
+    expect(await answer(r, '00000000021b673a41534e465a346d727a653850376375706832564449513a30000000020268000023840000000000')).toEqual([{ key, nodeId: 2, errorCode: 0, errorMessage: null }]);
+  });
+
+  it('DescribeShareGroupOffsets v1: every topic asked, the trigger\'s kept, a partition with no state yet as -1', async () => {
+    const r = describeShareGroupOffsets('g', 't');
+    expect(await body(r)).toBe('020267000000');
+    const hex = '000000000202670302740123456789abcdef0fedcba987654321030000000000000000000000280000000300000000000000070000000000000001ffffffffffffffff00000003ffffffffffffffff0000000000066f746865720123456789abcdef0fedcba98765432101000000000000';
+    expect(await answer(r, hex)).toEqual({
+      errorCode: 0, errorMessage: null,
+      partitions: [{ partition: 0, startOffset: 40, lag: 7, errorCode: 0, errorMessage: null }, { partition: 1, startOffset: -1, lag: -1, errorCode: 0, errorMessage: null }],
+    });
   });
 });

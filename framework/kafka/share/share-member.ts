@@ -8,11 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../observe/logger.ts';
-import { LeaderSession, type AcquiredBatch, type SessionHost } from './leader-session.ts';
+import { LeaderSession, type AckOutcome, type AcquiredBatch, type SessionHost } from './leader-session.ts';
 import { API, metadata, shareGroupHeartbeat, type AckBatch, type AckType, type HeartbeatAnswer } from './messages.ts';
 import type { ShareTransport } from './transport.ts';
 
-export type { AcquiredBatch, ShareRecord } from './leader-session.ts';
+export type { AckOutcome, AcquiredBatch, ShareRecord } from './leader-session.ts';
 
 export interface ShareMemberOptions {
   groupId: string;
@@ -27,11 +27,8 @@ export interface ShareMemberOptions {
   onCrash(error: Error): void;
   /** The coordinator assigned these partitions (the first time, and on every change). */
   onAssigned?(partitions: number[]): void;
-  /**
-   * What became of acknowledgements: applied by the broker (no `error`), or refused or never sent
-   * (their records go to a member again).
-   */
-  onAcknowledged?(partition: number, batches: readonly AckBatch[], error?: string): void;
+  /** What became of acknowledgements (AckOutcome); `error` says why for all but `applied`. */
+  onAcknowledged?(partition: number, batches: readonly AckBatch[], outcome: AckOutcome, error?: string): void;
 }
 
 const FATAL: Record<number, string> = {
@@ -252,11 +249,12 @@ export class ShareMember {
             .then(() => this.place());
         }, LEADER_MOVED_WAIT_MS);
       },
-      confirmed: (partition, batches) => this.o.onAcknowledged?.(partition, batches),
-      refused: (partition, batches: AckBatch[], error) => {
-        const count = batches.reduce((n, b) => n + Number(b.lastOffset - b.firstOffset) + 1, 0);
-        this.o.logger.warn('acknowledgements refused or not sent: their records go to a member again', { partition, records: count, error });
-        this.o.onAcknowledged?.(partition, batches, error);
+      acknowledged: (partition, batches: AckBatch[], outcome, error) => {
+        if (outcome !== 'applied') {
+          const count = batches.reduce((n, b) => n + Number(b.lastOffset - b.firstOffset) + 1, 0);
+          this.o.logger.warn(outcome === 'unknown' ? 'acknowledgements in flight when a request failed: sent again' : `acknowledgements ${outcome}: their records go to a member again`, { partition, records: count, error });
+        }
+        this.o.onAcknowledged?.(partition, batches, outcome, error);
       },
       fenced: (error) => this.rejoin(error),
     };

@@ -67,5 +67,14 @@ public class Golden {
     System.out.println("mdRes " + hex(mr, (short)12));
     IncrementalAlterConfigsResponseData ir = new IncrementalAlterConfigsResponseData().setResponses(List.of(new IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse().setErrorCode((short)40).setErrorMessage("bad").setResourceType((byte)32).setResourceName("g")));
     System.out.println("iacRes " + hex(ir, (short)1));
+    System.out.println("fcReq " + hex(new FindCoordinatorRequestData().setKeyType((byte)2).setCoordinatorKeys(List.of("g:ASNFZ4mrze8P7cuph2VDIQ:0")), (short)6));
+    System.out.println("fcRes " + hex(new FindCoordinatorResponseData().setCoordinators(List.of(new FindCoordinatorResponseData.Coordinator().setKey("g:ASNFZ4mrze8P7cuph2VDIQ:0").setNodeId(2).setHost("h").setPort(9092).setErrorCode((short)0).setErrorMessage(null))), (short)6));
+    System.out.println("dsgoReq " + hex(new DescribeShareGroupOffsetsRequestData().setGroups(List.of(new DescribeShareGroupOffsetsRequestData.DescribeShareGroupOffsetsRequestGroup().setGroupId("g").setTopics(null))), (short)1));
+    System.out.println("dsgoRes " + hex(new DescribeShareGroupOffsetsResponseData().setGroups(List.of(new DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponseGroup().setGroupId("g").setErrorCode((short)0).setErrorMessage(null)
+      .setTopics(List.of(
+        new DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponseTopic().setTopicName("t").setTopicId(id).setPartitions(List.of(
+          new DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponsePartition().setPartitionIndex(0).setStartOffset(40).setLeaderEpoch(3).setLag(7).setErrorCode((short)0).setErrorMessage(null),
+          new DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponsePartition().setPartitionIndex(1).setStartOffset(-1).setLeaderEpoch(3).setLag(-1).setErrorCode((short)0).setErrorMessage(null))),
+        new DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponseTopic().setTopicName("other").setTopicId(id).setPartitions(List.of()))))), (short)1));
   }
 }
