@@ -122,6 +122,19 @@ export default defineConfig({
         },
       },
       {
+        // Queue mode (share groups) under the same faults, on a three-node cluster of its own
+        // (SLUICE_FAULT_CLUSTER): `npm run test:faults:queue`.
+        test: {
+          name: 'faults-queue',
+          include: ['tests/faults/queue/*.test.ts'],
+          env: { SLUICE_FAULT_CLUSTER: 'queue' },
+          globalSetup: ['tests/setup/prerequisites.ts', 'tests/faults/support/cluster-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
         // The fault tier again on the librdkafka engine (KIP-848): `npm run test:faults:engines`.
         // kafkajs-1303-producer.test.ts is not among them: it tests kafkajs's producer (the
         // destination's on kafkajs); rdkafka-producer.test.ts puts librdkafka's through the same fault.

@@ -12,10 +12,10 @@ import { portOffset } from '../../support/ports.ts';
  */
 export function faultClusterConfig(env: NodeJS.ProcessEnv = process.env): { instanceDir: string; basePort: number } {
   const offset = portOffset(env);
-  return {
-    instanceDir: join(fileURLToPath(new URL('../../..', import.meta.url)), '.sluice', offset ? `kafka-faults-${offset}` : 'kafka-faults'),
-    basePort: 28500 + offset,
-  };
+  // The queue-mode fault tier runs beside the kafkajs lane's, at the same offset: a cluster of its own, 20 ports up.
+  const queue = env.SLUICE_FAULT_CLUSTER === 'queue';
+  const name = `kafka-faults${queue ? '-queue' : ''}${offset ? `-${offset}` : ''}`;
+  return { instanceDir: join(fileURLToPath(new URL('../../..', import.meta.url)), '.sluice', name), basePort: 28500 + (queue ? 20 : 0) + offset };
 }
 
 /** A handle on the running cluster; a node left down by an earlier file is started again first. */

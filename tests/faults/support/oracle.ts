@@ -10,7 +10,8 @@ export interface Invocation {
   start: number;
   /** Undefined when the invocation never ended (its process stopped under it). */
   end?: number;
-  records: Array<[partition: number, offset: number, value: string]>;
+  /** Queue mode adds each record's delivery count. */
+  records: Array<[partition: number, offset: number, value: string, deliveryCount?: number]>;
 }
 
 export interface PollerEvent {

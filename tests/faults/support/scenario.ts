@@ -150,7 +150,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       uncommitted: final.filter((p) => p.committed !== p.logEnd).map((p) => `${p.partition}: committed ${p.committed}, log end ${p.logEnd}`),
       members: memberCount, parallelizationFactor: factor, seconds: Math.round((Date.now() - started) / 1000),
     };
-    report(result);
+    reportStream(result);
     // Enough to find a cause when the run cannot be repeated (a CI machine's log is all there is).
     for (const u of result.unexplained.slice(0, 3)) {
       const key = u.split(' ')[0]!;
@@ -176,10 +176,12 @@ function scenarioName(name: string, factor: number): string {
   return `${name}${factor > 1 ? `@f${factor}` : ''}${engine === 'kafkajs' ? '' : `@${engine}`}`;
 }
 
-function readTimeline(file: string): Invocation[] {
+/** The invocations a timeline handler recorded in `file` (complete lines only: a member may be appending one). */
+export function readTimeline(file: string): Invocation[] {
   if (!existsSync(file)) return [];
   const byId = new Map<string, Invocation>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
+  const text = readFileSync(file, 'utf8');
+  for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
     if (!line) continue;
     const e = JSON.parse(line) as { kind: 'start' | 'end'; id: string; member: string; at: number; records: Invocation['records'] };
     if (e.kind === 'start') byId.set(e.id, { id: e.id, member: e.member, start: e.at, records: e.records });
@@ -215,15 +217,21 @@ export function produceLoad(bootstrap: string[], topic: string, count: number, r
   return { done, stop: () => void (child.exitCode === null && child.kill('SIGKILL')) };
 }
 
-function report(r: ScenarioResult): void {
+function reportStream(r: ScenarioResult): void {
   const causes = Object.entries(r.causes).map(([c, n]) => `${n} ${c}`).join(', ') || 'none';
-  console.log(
+  report(
     `[fault:${r.name}] produced ${r.produced} (producer acked ${r.acked}, failed ${r.producerFailed}), processed ${r.processed}, lost ${r.lost.length}, ` +
       `duplicates ${r.duplicates} (${causes}; unexplained ${r.unexplained.length}), overlaps ${r.overlaps.length}, joins with batches running ${r.joinsWithBatchesRunning}, longest stall ${(r.longestStallMs / 1000).toFixed(1)} s, widest ${r.widest}, ` +
       `uncommitted ${r.uncommitted.length}, members ${r.members}, ${r.seconds} s`,
+    [...r.unexplained.slice(0, 10).map((u) => `unexplained duplicate ${u}`), ...r.overlaps.slice(0, 10).map((ov) => `overlap on partition ${ov.partition}: ${JSON.stringify(ov.a)} and ${JSON.stringify(ov.b)}`)],
+    { ...r, lost: r.lost.slice(0, 50) },
   );
-  for (const u of r.unexplained.slice(0, 10)) console.log(`[fault:${r.name}] unexplained duplicate ${u}`);
-  for (const ov of r.overlaps.slice(0, 10)) console.log(`[fault:${r.name}] overlap on partition ${ov.partition}: ${JSON.stringify(ov.a)} and ${JSON.stringify(ov.b)}`);
+}
+
+/** A scenario's line and its first problems, printed, and its figures appended to results.jsonl. */
+export function report(line: string, problems: string[], figures: { name: string } & Record<string, unknown>): void {
+  console.log(line);
+  for (const p of problems) console.log(`[fault:${figures.name}] ${p}`);
   mkdirSync(RESULTS, { recursive: true });
-  appendFileSync(join(RESULTS, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), ...r, lost: r.lost.slice(0, 50) }) + '\n');
+  appendFileSync(join(RESULTS, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), ...figures }) + '\n');
 }
