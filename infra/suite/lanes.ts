@@ -31,7 +31,8 @@ const vitest = (name: string, services: boolean): Tier => ({ name, args: [VITEST
 export const LANES: Lane[] = [
   // The longest lane sets the run's time: integration and faults (about 8 + 12 minutes) alone in it.
   { name: 'kafkajs', portOffset: 0, tiers: [vitest('integration', true), vitest('faults', false)] },
-  { name: 'librdkafka', portOffset: 2000, tiers: [vitest('engines', true), vitest('faults-engines', false)] },
+  // Queue mode's fault tier last (about 3 minutes, a three-node cluster of its own): by then the node lane has ended, and only the kafkajs lane's cluster runs beside it.
+  { name: 'librdkafka', portOffset: 2000, tiers: [vitest('engines', true), vitest('faults-engines', false), vitest('faults-queue', false)] },
   // The hostile tier on librdkafka last: the kafkajs lane's integration tier (its own hostile run on this broker) has ended by then.
   { name: 'node', portOffset: 0, tiers: [vitest('unit', false), { name: 'node-versions', args: ['--import', 'tsx', 'infra/node-versions.ts'], vitest: false, services: true }, vitest('hostile-engines', true)] },
 ];
