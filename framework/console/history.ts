@@ -35,7 +35,7 @@ export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
  */
 export interface Invocation extends Omit<InvocationSummary, 'keys'> {
   keys?: string[];
-  keyBytes?: Array<Buffer | null>;
+  keyBytes?: ReadonlyArray<Buffer | null>;
   records: readonly KafkaRecord[] | undefined;
   source: EventSource;
   bytes: number;
@@ -47,6 +47,10 @@ export interface Invocation extends Omit<InvocationSummary, 'keys'> {
   logsTruncated?: boolean;
   response?: unknown;
   errorDetail?: InvokeError;
+  /** Pushed out of its ring: nothing of it enters a budget again (a replay still running, say). */
+  gone?: true;
+  /** Ended past EVENTS_PER_SECOND, successfully: its records kept or not once the poller has said how its answer read (annotate). */
+  pastRate?: true;
 }
 
 export interface InvocationStart {
@@ -63,18 +67,23 @@ let nextId = 1;
 export class InvocationHistory {
   readonly limits: HistoryLimits;
   private readonly rings = new Map<string, Invocation[]>();
-  private readonly byRequest = new Map<string, Invocation>();
-  /** Entries holding records, oldest first: the byte budget drops from the front. */
-  private readonly holding: Invocation[] = [];
+  /**
+   * The invocations running now, few (the pollers' concurrency): found by request id with a scan.
+   * Not a map, nor sets below for what is transient: a key added and deleted on every invocation
+   * churns a hash table's storage thousands of times a second at a firehose.
+   */
+  private readonly running: Invocation[] = [];
+  /**
+   * Entries holding records, oldest first: the byte budget drops from the front. Sets, not arrays:
+   * an entry pushed out of its ring leaves them in O(1) (forget()'s indexOf and splice, with a
+   * WeakSet of the gone, were the history's largest self time at a firehose, profiled).
+   */
+  private readonly holding = new Set<Invocation>();
   private heldBytes = 0;
   /** Entries holding lines, an answer or an error, oldest first, and their bytes. */
-  private readonly detailed: Invocation[] = [];
+  private readonly detailed = new Set<Invocation>();
   private detailHeld = 0;
   private readonly listeners = new Set<(i: Invocation) => void>();
-  /** Entries pushed out of their ring: nothing of theirs enters a budget again (a replay still running, say). */
-  private readonly gone = new WeakSet<Invocation>();
-  /** Ended past EVENTS_PER_SECOND, successfully: kept or not once the poller has said how its answer read (annotate). */
-  private readonly pastRate = new Set<Invocation>();
   /** Per function, the second being counted and how many successful invocations kept their records in it. */
   private readonly eventsKept = new Map<string, { second: number; kept: number }>();
 
@@ -85,23 +94,25 @@ export class InvocationHistory {
   start(s: InvocationStart): Invocation {
     const first = s.records[0];
     const last = s.records[s.records.length - 1];
+    // Every field it will ever have, from the start: one shape, no property store grown later.
     const entry: Invocation = {
       id: `${nextId++}`, function: s.functionName, topic: first?.topic ?? '', partition: first?.partition ?? -1,
       firstOffset: first?.offset ?? -1, lastOffset: last?.offset ?? -1, count: s.records.length, attempt: s.attempt ?? 1, startedAt: this.now(), outcome: 'running',
-      requestId: s.requestId,
-      ...(s.replay ? { replay: true } : {}), records: s.records, source: s.source, bytes: 0, detailBytes: 0, logs: [],
+      requestId: s.requestId, replay: s.replay || undefined, durationMs: undefined, error: undefined, reportedFailedFrom: undefined,
+      keys: undefined, keyBytes: undefined, records: s.records, source: s.source, bytes: 0, detailBytes: 0, eventDropped: undefined, detailDropped: undefined,
+      logs: [], logsTruncated: undefined, response: undefined, errorDetail: undefined, gone: undefined, pastRate: undefined,
     };
     const ring = this.rings.get(s.functionName) ?? this.rings.set(s.functionName, []).get(s.functionName)!;
     ring.push(entry);
     if (ring.length > this.limits.size) this.forget(ring.shift()!);
-    this.byRequest.set(s.requestId, entry);
+    this.running.push(entry);
     this.changed(entry);
     return entry;
   }
 
   /** The invocation ended: its outcome, and what the poller learned of it (attempt, a reported failure). */
   end(entry: Invocation, r: { ok: boolean; durationMs: number; payload?: unknown; error?: InvokeError; requestId?: string }): void {
-    this.byRequest.delete(entry.requestId!);
+    this.stopped(entry);
     // The lambda invoker reports Lambda's own request id: the poller's events name that one.
     if (r.requestId) entry.requestId = r.requestId;
     entry.durationMs = r.durationMs;
@@ -110,7 +121,7 @@ export class InvocationHistory {
     // One past the rate is decided by annotate(): the poller's word on its answer (partial, or
     // unreadable: failed) comes just after.
     if (entry.records && (entry.replay || !r.ok || this.keepsEvent(entry.function))) this.hold(entry);
-    else if (entry.records) this.pastRate.add(entry);
+    else if (entry.records) entry.pastRate = true;
     if (r.ok) {
       const kept = boundedResponse(r.payload, this.limits.responseBytes);
       entry.response = kept.value;
@@ -139,7 +150,8 @@ export class InvocationHistory {
       entry.reportedFailedFrom = a.reportedFailedFrom;
       entry.outcome = 'partial' satisfies Outcome;
     }
-    if (this.pastRate.delete(entry)) {
+    if (entry.pastRate) {
+      entry.pastRate = undefined;
       if (entry.outcome !== 'ok') this.hold(entry);
       else {
         letGo(entry);
@@ -151,7 +163,7 @@ export class InvocationHistory {
 
   /** A line the handler wrote during the invocation `requestId`. */
   log(requestId: string | undefined, level: LogLine['level'], text: string): void {
-    const entry = requestId === undefined ? undefined : this.byRequest.get(requestId);
+    const entry = this.runningOne(requestId);
     if (!entry) return;
     if (entry.logs.length >= this.limits.logLines) return void (entry.logsTruncated = true);
     const cut = text.length > this.limits.logLineBytes;
@@ -189,10 +201,24 @@ export class InvocationHistory {
 
   private find(requestId: string | undefined): Invocation | undefined {
     if (requestId === undefined) return undefined;
-    const running = this.byRequest.get(requestId);
+    const running = this.runningOne(requestId);
     if (running) return running;
     for (const ring of this.rings.values()) for (let i = ring.length - 1; i >= 0; i--) if (ring[i]!.requestId === requestId) return ring[i];
     return undefined;
+  }
+
+  private runningOne(requestId: string | undefined): Invocation | undefined {
+    if (requestId === undefined) return undefined;
+    for (const e of this.running) if (e.requestId === requestId) return e;
+    return undefined;
+  }
+
+  /** `e` no longer runs (ended, or pushed out of its ring): no line lands on it. */
+  private stopped(e: Invocation): void {
+    const i = this.running.indexOf(e);
+    if (i < 0) return;
+    this.running[i] = this.running[this.running.length - 1]!;
+    this.running.pop();
   }
 
   /** Whether one more successful invocation of `fn` keeps its records this second (EVENTS_PER_SECOND). */
@@ -205,13 +231,14 @@ export class InvocationHistory {
 
   /** `e`'s records into the byte budget; past it, the oldest invocations' records go. */
   private hold(e: Invocation): void {
-    if (this.gone.has(e)) return;
+    if (e.gone) return;
     e.records = owned(e.records!);
     e.bytes = e.records.reduce((n, r) => n + recordBytes(r), 0);
-    this.holding.push(e);
+    if (e.bytes === 0) return; // no records: nothing to drop (forget() looks for those with bytes)
+    this.holding.add(e);
     this.heldBytes += e.bytes;
-    while (this.heldBytes > this.limits.eventBytes && this.holding.length > 1) {
-      const old = this.holding.shift()!;
+    while (this.heldBytes > this.limits.eventBytes && this.holding.size > 1) {
+      const old = oldest(this.holding);
       this.heldBytes -= old.bytes;
       letGo(old);
       old.eventDropped = `its records were dropped to keep the console's history within ${sizeText(this.limits.eventBytes)} of events`;
@@ -220,12 +247,12 @@ export class InvocationHistory {
 
   /** `bytes` more of what the handler said, on `e`; past the budget, the oldest invocations' lines and answers go first. */
   private account(e: Invocation, bytes: number): void {
-    if (this.gone.has(e)) return;
-    if (e.detailBytes === 0) this.detailed.push(e);
+    if (e.gone || bytes === 0) return;
+    if (e.detailBytes === 0) this.detailed.add(e);
     e.detailBytes += bytes;
     this.detailHeld += bytes;
-    while (this.detailHeld > this.limits.detailBytes && this.detailed.length > 1) {
-      const old = this.detailed.shift()!;
+    while (this.detailHeld > this.limits.detailBytes && this.detailed.size > 1) {
+      const old = oldest(this.detailed);
       this.detailHeld -= old.detailBytes;
       old.detailBytes = 0;
       old.logs = [];
@@ -237,20 +264,13 @@ export class InvocationHistory {
   }
 
   private forget(e: Invocation): void {
-    this.byRequest.delete(e.requestId!);
-    const d = this.detailed.indexOf(e);
-    if (d >= 0) {
-      this.detailed.splice(d, 1);
-      this.detailHeld -= e.detailBytes;
-    }
-    const i = this.holding.indexOf(e);
-    if (i >= 0) {
-      this.holding.splice(i, 1);
-      this.heldBytes -= e.bytes;
-    }
+    if (e.outcome === 'running') this.stopped(e);
+    // Most hold no records (past the rate) and some no lines: no lookup for those.
+    if (e.detailBytes > 0 && this.detailed.delete(e)) this.detailHeld -= e.detailBytes;
+    if (e.bytes > 0 && this.holding.delete(e)) this.heldBytes -= e.bytes;
     // Out of the ring, no one asks for its event again; a replay's caller still shows it (server.ts).
-    this.pastRate.delete(e);
-    this.gone.add(e);
+    e.pastRate = undefined;
+    e.gone = true;
     // Out of every list: no summary of it is asked for again.
     if (!e.replay) e.records = undefined;
   }
@@ -261,8 +281,15 @@ export class InvocationHistory {
 }
 
 export function summaryOf(e: Invocation): InvocationSummary {
-  const { records: _r, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, keys: _k, keyBytes: _kb, ...summary } = e;
+  const { records: _r, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, keys: _k, keyBytes: _kb, gone: _g, pastRate: _pr, ...summary } = e;
   return { ...summary, keys: firstKeys(e) };
+}
+
+/** The first of a set's entries, taken out of it. */
+function oldest(entries: Set<Invocation>): Invocation {
+  const first = entries.values().next().value!;
+  entries.delete(first);
+  return first;
 }
 
 /** A key as the page shows it: UTF-8, printable, at most 200 characters. */
@@ -290,21 +317,31 @@ function firstKeys(e: Invocation): string[] {
   return e.keys;
 }
 
-/** Drops `e`'s records, keeping the bytes of the five keys its summary shows (copied: a key is a view into its fetch response). */
+/** Drops `e`'s records, keeping the bytes of the five keys its summary shows. */
 function letGo(e: Invocation): void {
-  if (!e.keys && e.records) {
-    const keys = e.records.slice(0, 5).map((r) => r.key?.subarray(0, KEY_BYTES) ?? null);
-    const into = Buffer.allocUnsafe(keys.reduce((n, k) => n + (k?.length ?? 0), 0));
-    let at = 0;
-    e.keyBytes = keys.map((k) => {
-      if (k === null) return null;
-      const view = into.subarray(at, at + k.length);
-      k.copy(view);
-      at += k.length;
-      return view;
-    });
-  }
+  if (!e.keys && e.records) e.keyBytes = keyCopies(e.records);
   e.records = undefined;
+}
+
+/** Five keys without a byte (none, or empty), as letGo keeps them: shared, their text is '' either way. */
+const NO_KEY_BYTES = [0, 1, 2, 3, 4, 5].map((n) => Object.freeze(Array<null>(n).fill(null)));
+
+/** The bytes of the first five keys, copied into one buffer: a key is a view into its fetch response. */
+function keyCopies(records: readonly KafkaRecord[]): ReadonlyArray<Buffer | null> {
+  const n = Math.min(records.length, 5);
+  let size = 0;
+  for (let i = 0; i < n; i++) size += Math.min(records[i]!.key?.length ?? 0, KEY_BYTES);
+  if (size === 0) return NO_KEY_BYTES[n]!;
+  const into = Buffer.allocUnsafe(size);
+  const copies: Array<Buffer | null> = [];
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const key = records[i]!.key;
+    const end = at + (key ? key.copy(into, at, 0, Math.min(key.length, KEY_BYTES)) : 0);
+    copies.push(key ? into.subarray(at, end) : null);
+    at = end;
+  }
+  return copies;
 }
 
 /**
@@ -350,9 +387,11 @@ function recordBytes(r: KafkaRecord): number {
   return n;
 }
 
+const NO_RESPONSE = { value: null, bytes: 0 } as const;
+
 /** What is kept of an answer, and its size in the detail budget. */
 function boundedResponse(payload: unknown, limit: number): { value: unknown; bytes: number } {
-  if (payload === undefined || payload === null) return { value: null, bytes: 0 };
+  if (payload === undefined || payload === null) return NO_RESPONSE;
   let text: string | undefined;
   try {
     text = JSON.stringify(payload);
