@@ -10,7 +10,8 @@ import type { TriggerSpec } from '../config/types.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { HealthTracker, TriggerHealth } from '../observe/health.ts';
 import type { PartitionProgress, ProgressTracker } from '../observe/progress.ts';
-import type { ChunkInFlight, ConsoleMode, FailureDestination, Overview, PartitionView, ThroughputSample, TimelineEntry, TriggerStatus, TriggerView } from './api-types.ts';
+import { ChunksInFlight } from './chunks-in-flight.ts';
+import type { ConsoleMode, FailureDestination, Overview, PartitionView, ThroughputSample, TimelineEntry, TriggerStatus, TriggerView } from './api-types.ts';
 
 export const BUCKET_MS = 5_000;
 const BUCKETS = 120;
@@ -26,8 +27,8 @@ interface TriggerState {
   logEnd: Map<number, number>;
   /** The group's commits and the log ends as last read from the cluster (while a page is open), for partitions this process has not fetched or committed. */
   read: Map<number, { committed: number; logEnd: number }>;
-  /** The chunks in flight by partition, then first offset (a retry starts only after its attempt ended). */
-  inFlight: Map<number, Map<number, ChunkInFlight>>;
+  /** The chunks in flight by partition. */
+  inFlight: Map<number, ChunksInFlight>;
   throughput: ThroughputSample[];
   lagHistory: Map<number, number[]>;
   totals: { invocations: number; records: number; failed: number };
@@ -80,19 +81,14 @@ export class ConsoleState {
       e.on('poller.chunk_start', (c) => {
         const s = of(c);
         if (!s) return;
-        const startedAt = this.now();
-        const chunks = s.inFlight.get(c.partition) ?? new Map<number, ChunkInFlight>();
-        s.inFlight.set(c.partition, chunks);
-        chunks.set(c.firstOffset, {
-          firstOffset: c.firstOffset, lastOffset: c.lastOffset, count: c.count, bytes: c.bytes, attempt: c.attempt, startedAt,
-          timeoutAt: startedAt + s.spec.timeoutMs, fetchedAt: c.fetchedAt, pollDeadlineAt: c.fetchedAt + s.spec.maxPollIntervalMs,
-        });
+        let chunks = s.inFlight.get(c.partition);
+        if (!chunks) s.inFlight.set(c.partition, (chunks = new ChunksInFlight()));
+        chunks.started(c, this.now());
       }),
       e.on('poller.chunk_end', (c) => {
         const s = of(c);
         if (!s) return;
-        const chunks = s.inFlight.get(c.partition);
-        if (chunks?.get(c.firstOffset)?.attempt === c.attempt) chunks.delete(c.firstOffset);
+        s.inFlight.get(c.partition)?.ended(c);
         const b = this.bucket(s);
         b.invocations++;
         b.records += c.count;
@@ -179,7 +175,7 @@ export class ConsoleState {
         ...(committed !== undefined ? { committed } : {}), ...(logEnd >= 0 ? { logEnd } : {}),
         // The samples of the past buckets, then the lag now.
         lag, lagHistory: [...(s.lagHistory.get(partition) ?? []), lag].slice(-BUCKETS),
-        inFlight: [...(s.inFlight.get(partition)?.values() ?? [])],
+        inFlight: s.inFlight.get(partition)?.view(t) ?? [],
       };
     });
     const stuck = partitions.find((p) => p.state === 'stuck');
