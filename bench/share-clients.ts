@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { REPO_ROOT, startBenchBroker, stopBenchBroker } from './lib/broker.ts';
 import { createTopic, kafkaClient, preload, uniqueName } from './lib/kafka.ts';
 import { privateCluster, type PrivateBroker, type PrivateCluster } from '../framework/kafka/kafkajs/private-cluster.ts';
-import { ACK, alterGroupConfig, metadata, shareFetch, shareGroupHeartbeat, type AckBatch } from '../framework/kafka/share/messages.ts';
+import { alterGroupConfig } from '../framework/kafka/share/group-messages.ts';
+import { ACK, metadata, shareFetch, shareGroupHeartbeat, type AckBatch } from '../framework/kafka/share/messages.ts';
 
 const records = Number(process.argv[2] ?? 300_000);
 const rounds = Number(process.argv[3] ?? 3);

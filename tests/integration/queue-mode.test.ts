@@ -8,7 +8,7 @@ import { afterAll, expect, it } from 'vitest';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { failurePolicy, recordsOf, startRecorder, type Harness } from '../support/harness.ts';
 import { kafkajsShareTransport } from '../../framework/kafka/kafkajs/share-transport.ts';
-import { alterGroupConfig } from '../../framework/kafka/share/messages.ts';
+import { alterGroupConfig } from '../../framework/kafka/share/group-messages.ts';
 import { createTopic, deleteTopic, kafka, produce, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
 
 const topics: string[] = [];

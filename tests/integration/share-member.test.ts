@@ -7,7 +7,8 @@
 import { CompressionTypes } from 'kafkajs';
 import { afterAll, expect, it } from 'vitest';
 import { kafkajsShareTransport } from '../../framework/kafka/kafkajs/share-transport.ts';
-import { ACK, alterGroupConfig } from '../../framework/kafka/share/messages.ts';
+import { alterGroupConfig } from '../../framework/kafka/share/group-messages.ts';
+import { ACK } from '../../framework/kafka/share/messages.ts';
 import { ShareMember, type ShareRecord } from '../../framework/kafka/share/share-member.ts';
 import { brokers, createTopic, deleteTopic, kafka, produce, testLogger, uniqueName, waitFor } from '../support/kafka.ts';
 import { runKafkaTool } from '../support/kafka-tools.ts';

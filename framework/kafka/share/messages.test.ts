@@ -5,7 +5,8 @@
  * reader here are checked against the broker's definitions, not against themselves.
  */
 import { describe, expect, it } from 'vitest';
-import { ACK, alterGroupConfig, COORDINATOR, describeShareGroupOffsets, findCoordinators, metadata, shareAcknowledge, shareFetch, shareGroupHeartbeat, shareStateKey, type WireRequest } from './messages.ts';
+import { alterGroupConfig, COORDINATOR, describeShareGroupOffsets, findCoordinators, shareGroupDescribe, shareStateKey } from './group-messages.ts';
+import { ACK, metadata, shareAcknowledge, shareFetch, shareGroupHeartbeat, type WireRequest } from './messages.ts';
 
 const TOPIC_ID = '0123456789abcdef0fedcba987654321';
 
@@ -108,5 +109,12 @@ describe('a share group\'s coordinators and offsets, as Kafka 4.4 encodes them',
       errorCode: 0, errorMessage: null,
       partitions: [{ partition: 0, startOffset: 40, lag: 7, errorCode: 0, errorMessage: null }, { partition: 1, startOffset: -1, lag: -1, errorCode: 0, errorMessage: null }],
     });
+  });
+
+  it('ShareGroupDescribe v1: the state, the assignor and each member\'s partitions by topic name', async () => {
+    const r = shareGroupDescribe('g');
+    expect(await body(r)).toBe('0202670000');
+    const hex = '0000000002000000026707537461626c6500000003000000030773696d706c6502036d31000000000302630b2f3132372e302e302e31020274020123456789abcdef0fedcba9876543210274030000000000000002000000800000000000';
+    expect(await answer(r, hex)).toEqual({ errorCode: 0, errorMessage: null, state: 'Stable', assignor: 'simple', members: [{ memberId: 'm1', clientId: 'c', clientHost: '/127.0.0.1', assignment: { t: [0, 2] } }] });
   });
 });

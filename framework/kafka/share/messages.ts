@@ -1,13 +1,12 @@
 /**
  * The requests a share consumer sends (KIP-932), as kafkajs's connection sends them: Metadata v12
- * (share RPCs name topics by id), FindCoordinator v6 (who keeps a share partition's state),
- * DescribeShareGroupOffsets v1 (where a share group stands, its lag), IncrementalAlterConfigs v1 (a share group's settings), ShareGroupHeartbeat v1, ShareFetch v1–2 and ShareAcknowledge
+ * (share RPCs name topics by id), ShareGroupHeartbeat v1, ShareFetch v1–2 and ShareAcknowledge
  * v1–2 (v2 adds KIP-1222's renewal of acquisition locks). Field for field as Kafka 4.4's message
  * definitions give them (`org.apache.kafka.common.message.*Data.SCHEMAS`).
  */
 import { Reader, Writer } from './wire.ts';
 
-export const API = { Metadata: 3, FindCoordinator: 10, IncrementalAlterConfigs: 44, ShareGroupHeartbeat: 76, ShareFetch: 78, ShareAcknowledge: 79, DescribeShareGroupOffsets: 90 } as const;
+export const API = { Metadata: 3, FindCoordinator: 10, IncrementalAlterConfigs: 44, ShareGroupHeartbeat: 76, ShareGroupDescribe: 77, ShareFetch: 78, ShareAcknowledge: 79, DescribeShareGroupOffsets: 90 } as const;
 
 /** What kafkajs's Connection.send() takes. */
 export interface WireRequest<T> {
@@ -15,7 +14,7 @@ export interface WireRequest<T> {
   response: { decode(payload: Buffer): Promise<T>; parse(data: T): Promise<T> };
 }
 
-function wire<T>(apiName: keyof typeof API, apiVersion: number, body: Writer, read: (r: Reader) => T): WireRequest<T> {
+export function wire<T>(apiName: keyof typeof API, apiVersion: number, body: Writer, read: (r: Reader) => T): WireRequest<T> {
   return {
     request: { apiKey: API[apiName], apiVersion, apiName, encode: async () => body.encoded() },
     response: { decode: async (payload) => read(Reader.response(payload)), parse: async (data) => data },
@@ -87,103 +86,6 @@ export function metadata(topics: string[]): WireRequest<MetadataAnswer> {
     });
     r.tags();
     return { brokers, topics };
-  });
-}
-
-// --- FindCoordinator v6: a group's coordinator (key type 0) or a share partition's state (2) -----
-
-export const COORDINATOR = { GROUP: 0, SHARE: 2 } as const;
-
-/**
- * The share coordinator's key for one partition's state in a share group (KIP-932):
- * `<group>:<topic id as Kafka prints a Uuid (base64url)>:<partition>`.
- */
-export const shareStateKey = (groupId: string, topicId: string, partition: number): string =>
-  `${groupId}:${Buffer.from(topicId, 'hex').toString('base64url')}:${partition}`;
-
-export function findCoordinators(keyType: (typeof COORDINATOR)[keyof typeof COORDINATOR], keys: string[]): WireRequest<Array<{ key: string; nodeId: number; errorCode: number; errorMessage: string | null }>> {
-  const w = Writer.request().i8(keyType).array(keys, (w, k) => w.string(k)).tags();
-  return wire('FindCoordinator', 6, w, (r) => {
-    r.i32(); // throttle
-    const coordinators = r.array((r) => {
-      const key = r.string() ?? '';
-      const nodeId = r.i32();
-      r.string(); // host
-      r.i32(); // port
-      const c = { key, nodeId, errorCode: r.i16(), errorMessage: r.string() };
-      r.tags();
-      return c;
-    });
-    r.tags();
-    return coordinators;
-  });
-}
-
-// --- DescribeShareGroupOffsets v1: each partition's start offset and lag, from the group's coordinator --
-
-export interface ShareGroupOffsets {
-  errorCode: number;
-  errorMessage: string | null;
-  /**
-   * Per partition: `startOffset`, the first offset not yet acknowledged for good (-1 with no state
-   * yet), and `lag`, the records from there to the log end not acknowledged yet (-1 when unknown).
-   */
-  partitions: Array<{ partition: number; startOffset: number; lag: number; errorCode: number; errorMessage: string | null }>;
-}
-
-export function describeShareGroupOffsets(groupId: string, topic: string): WireRequest<ShareGroupOffsets> {
-  const w = Writer.request()
-    .array([groupId], (w, g) => w.string(g).array(null, () => undefined).tags()) // null: every topic of the group
-    .tags();
-  return wire('DescribeShareGroupOffsets', 1, w, (r) => {
-    r.i32(); // throttle
-    const [group] = r.array((r) => {
-      r.string(); // group id
-      const topics = r.array((r) => {
-        const name = r.string();
-        r.uuid();
-        const partitions = r.array((r) => {
-          const partition = r.i32();
-          const startOffset = Number(r.i64());
-          r.i32(); // leader epoch
-          const p = { partition, startOffset, lag: Number(r.i64()), errorCode: r.i16(), errorMessage: r.string() };
-          r.tags();
-          return p;
-        });
-        r.tags();
-        return { name, partitions };
-      });
-      const g = { errorCode: r.i16(), errorMessage: r.string(), partitions: topics.filter((t) => t.name === topic).flatMap((t) => t.partitions) };
-      r.tags();
-      return g;
-    });
-    r.tags();
-    return group ?? { errorCode: -1, errorMessage: 'no answer for the group', partitions: [] };
-  });
-}
-
-// --- IncrementalAlterConfigs v1, on a GROUP resource ----------------------------------------------
-
-const GROUP_RESOURCE = 32;
-const SET = 0;
-
-/** Sets a share group's settings (share.auto.offset.reset, share.record.lock.duration.ms…); the answer's error, 0 for none. */
-export function alterGroupConfig(groupId: string, settings: Record<string, string>): WireRequest<{ errorCode: number; errorMessage: string | null }> {
-  const w = Writer.request()
-    .array([groupId], (w, g) => w.i8(GROUP_RESOURCE).string(g).array(Object.entries(settings), (w, [name, value]) => w.string(name).i8(SET).string(value).tags()).tags())
-    .bool(false)
-    .tags();
-  return wire('IncrementalAlterConfigs', 1, w, (r) => {
-    r.i32(); // throttle
-    const [answer] = r.array((r) => {
-      const a = { errorCode: r.i16(), errorMessage: r.string() };
-      r.i8();
-      r.string();
-      r.tags();
-      return a;
-    });
-    r.tags();
-    return answer ?? { errorCode: -1, errorMessage: 'no answer for the group' };
   });
 }
 

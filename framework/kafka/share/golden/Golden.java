@@ -76,5 +76,10 @@ public class Golden {
           new DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponsePartition().setPartitionIndex(0).setStartOffset(40).setLeaderEpoch(3).setLag(7).setErrorCode((short)0).setErrorMessage(null),
           new DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponsePartition().setPartitionIndex(1).setStartOffset(-1).setLeaderEpoch(3).setLag(-1).setErrorCode((short)0).setErrorMessage(null))),
         new DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponseTopic().setTopicName("other").setTopicId(id).setPartitions(List.of()))))), (short)1));
+    System.out.println("sgdReq " + hex(new ShareGroupDescribeRequestData().setGroupIds(List.of("g")).setIncludeAuthorizedOperations(false), (short)1));
+    System.out.println("sgdRes " + hex(new ShareGroupDescribeResponseData().setGroups(List.of(new ShareGroupDescribeResponseData.DescribedGroup().setErrorCode((short)0).setErrorMessage(null).setGroupId("g").setGroupState("Stable").setGroupEpoch(3).setAssignmentEpoch(3).setAssignorName("simple")
+      .setMembers(List.of(new ShareGroupDescribeResponseData.Member().setMemberId("m1").setRackId(null).setMemberEpoch(3).setClientId("c").setClientHost("/127.0.0.1").setSubscribedTopicNames(List.of("t"))
+        .setAssignment(new ShareGroupDescribeResponseData.Assignment().setTopicPartitions(List.of(new ShareGroupDescribeResponseData.TopicPartitions().setTopicId(id).setTopicName("t").setPartitions(List.of(0, 2)))))))
+      .setAuthorizedOperations(-2147483648))), (short)1));
   }
 }
