@@ -60,19 +60,36 @@ export function formatLag(reports: TriggerLag[]): string {
 
 function formatOne(r: TriggerLag): string {
   const count = `${r.group.members.length} member${r.group.members.length === 1 ? '' : 's'}`;
-  const lines = [`${r.functionName}: topic ${r.topic}, group ${r.groupId} (${r.group.state}, ${count}) on ${r.brokers.join(',')}`];
+  const lines = [`${r.functionName}: topic ${r.topic}, ${groupWord(r)} ${r.groupId} (${r.group.state}, ${count}) on ${r.brokers.join(',')}`];
   for (const m of r.group.members) {
     const owned = m.assignment[r.topic] ?? [];
     const p = printable; // member ids, instance ids and client ids are the members' choice
     lines.push(`  member ${p(m.memberId)} (${m.groupInstanceId ? `instance ${p(m.groupInstanceId)}, ` : ''}client ${p(m.clientId)}, host ${p(m.clientHost)}): partitions ${owned.length ? [...owned].sort((a, b) => a - b).join(',') : 'none'}`);
   }
   const rows = r.partitions.map((p) => [String(p.partition), p.committed >= 0 ? String(p.committed) : '-', String(p.logEnd), p.lag === null ? '?' : String(p.lag), ...doneColumns(r, p)]);
-  lines.push(...table(['partition', 'committed', 'log-end', 'lag', ...doneHeaders(r)], rows).map((l) => `  ${l}`));
+  lines.push(...table(['partition', offsetHeader(r), 'log-end', 'lag', ...doneHeaders(r)], rows).map((l) => `  ${l}`));
   lines.push(`  total lag ${r.totalLag}`);
-  if (r.partitions.some((p) => p.committed < 0)) {
-    lines.push(`  - no committed offset: the group starts at ${r.startingPosition}${r.startingPosition === 'AT_TIMESTAMP' ? ' (lag ? until it commits)' : ''}`);
-  }
+  const note = startNote(r);
+  if (note) lines.push(note);
   return lines.join('\n');
+}
+
+const isShare = (r: TriggerLag) => r.group.type === 'share';
+
+/** A queue trigger's group is a share group (KIP-932). */
+export const groupWord = (r: TriggerLag): string => (isShare(r) ? 'share group' : 'group');
+
+/**
+ * A consumer group's committed offset, or a share group's start offset: every record below it
+ * acknowledged for good (and its lag the broker's count of those after it not acknowledged yet).
+ */
+export const offsetHeader = (r: TriggerLag): string => (isShare(r) ? 'start' : 'committed');
+
+/** Where a group with nothing committed (a share group with no state) begins, when a partition has none. */
+export function startNote(r: TriggerLag): string | undefined {
+  if (!r.partitions.some((p) => p.committed < 0)) return undefined;
+  if (isShare(r)) return `  - no share state yet: the share group starts at the ${r.startingPosition === 'LATEST' ? 'log end' : 'log start'} (startingPosition ${r.startingPosition})`;
+  return `  - no committed offset: the group starts at ${r.startingPosition}${r.startingPosition === 'AT_TIMESTAMP' ? ' (lag ? until it commits)' : ''}`;
 }
 
 /** Right-aligned numeric columns under their headers. */

@@ -37,6 +37,26 @@ describe('formatStatus with parallelizationFactor > 1', () => {
   });
 });
 
+describe('formatStatus for a queue trigger (a share group)', () => {
+  it('says share group, names the members of each partition, the start offsets and where a partition with no state begins', () => {
+    const r = report();
+    r.group = {
+      state: 'Stable', protocolType: 'share', type: 'share', protocol: 'simple',
+      members: [
+        { memberId: 'm-1', clientId: 'sluice-a', clientHost: '/10.0.0.1', assignment: { orders: [0, 1, 2] } },
+        { memberId: 'm-2', clientId: 'sluice-b', clientHost: '/10.0.0.2', assignment: { orders: [0, 2] } },
+      ],
+    };
+    const text = formatStatus([r]);
+    expect(text).toContain('orders: topic orders, share group g on b1:9092');
+    expect(text).toContain('  state Stable, type share (KIP-932, queue mode: every member takes records of every partition it is assigned), assignor simple');
+    expect(text).toContain('  partition  start  log-end  lag  members');
+    expect(text).toContain('          0      5        9    4    #1,#2');
+    expect(text).toContain('          1      -        3    3       #1');
+    expect(text).toContain('  - no share state yet: the share group starts at the log start (startingPosition TRIM_HORIZON)');
+  });
+});
+
 describe('inFlightFromMetrics', () => {
   it('reads sluice_partition_chunks_in_flight by function, topic and partition', () => {
     const text = [

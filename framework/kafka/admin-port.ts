@@ -34,8 +34,8 @@ export interface GroupMembers {
   state: string;
   /** `consumer` for Kafka consumers (empty while the group has no member). */
   protocolType: string;
-  /** The group's type as Kafka names it (`kafka-groups.sh`): `consumer` for KIP-848's protocol; `classic` otherwise. */
-  type?: 'classic' | 'consumer';
+  /** The group's type as Kafka names it (`kafka-groups.sh`): `consumer` for KIP-848's protocol, `share` for a share group (queue mode); `classic` otherwise. */
+  type?: 'classic' | 'consumer' | 'share';
   /** The partition assignor the members agreed on, e.g. `RoundRobinAssigner` (empty while none). */
   protocol: string;
   /** `groupInstanceId`: a static member's (KIP-345), for groups on the consumer protocol. */
