@@ -125,3 +125,29 @@ describe('Review (issue 43): an answer that does not name a partition whose ackn
     expect([...r.told(0)].sort(), `outcomes: ${JSON.stringify(r.outcomes)}`).toEqual([0, 1, 2]);
   });
 });
+
+describe('Review (issue 43): a fencing answer to a request carrying acknowledgements', () => {
+  it('says what became of them (unsent, or refused), rather than clearing them without a word', async () => {
+    let fetches = 0;
+    const fenced: string[] = [];
+    const t = scripted((r) => {
+      if (r.kind !== 'fetch') return acked;
+      fetches++;
+      if (fetches === 1) return fetched([part(0, { acquired: [[0, 2, 1]] })]);
+      const f = r.input as ShareFetchRequest;
+      // The request carrying the acknowledgements meets FENCED_MEMBER_EPOCH (the member's heartbeat was late).
+      if (f.topics.some((tp) => tp.partitions.some((p) => p.batches.length > 0))) return { ...fetched([]), errorCode: 110, errorMessage: 'fenced' };
+      return fetched([]);
+    });
+    const r = recorder();
+    const s = new LeaderSession(1, host(t, { acknowledged: r.acknowledged, fenced: (e) => void fenced.push(e) }));
+    s.wanted.add(0);
+    s.poke();
+    await tick(100);
+    s.acknowledge(0, [0, 1, 2], ACK.ACCEPT);
+    await tick(300);
+    await s.close();
+    expect(fenced).toHaveLength(1);
+    expect([...r.told(0)].sort(), `outcomes: ${JSON.stringify(r.outcomes)}; acks sent ${sentAcks(t, 0).length}`).toEqual([0, 1, 2]);
+  });
+});
