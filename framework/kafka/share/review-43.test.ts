@@ -80,7 +80,7 @@ function recorder() {
 
 /** Every offset of `partition` named in an acknowledgement batch sent to the broker. */
 const sentAcks = (t: { sent: Sent[] }, partition: number): number[] =>
-  t.sent.flatMap((x) => (x.input?.topics ?? []).flatMap((tp: { partitions: Array<{ partition: number; batches: Array<{ firstOffset: bigint; lastOffset: bigint }> }> }) =>
+  t.sent.filter((x) => x.kind === 'fetch' || x.kind === 'ack').flatMap((x) => (x.input?.topics ?? []).flatMap((tp: { partitions: Array<{ partition: number; batches: Array<{ firstOffset: bigint; lastOffset: bigint }> }> }) =>
     tp.partitions.filter((p) => p.partition === partition).flatMap((p) => p.batches.flatMap((b) => Array.from({ length: Number(b.lastOffset - b.firstOffset) + 1 }, (_, i) => Number(b.firstOffset) + i)))));
 
 describe('Review (issue 43): an answer that does not name a partition whose acknowledgements it carried', () => {
@@ -149,5 +149,41 @@ describe('Review (issue 43): a fencing answer to a request carrying acknowledgem
     await s.close();
     expect(fenced).toHaveLength(1);
     expect([...r.told(0)].sort(), `outcomes: ${JSON.stringify(r.outcomes)}; acks sent ${sentAcks(t, 0).length}`).toEqual([0, 1, 2]);
+  });
+});
+
+describe('Review (issue 43): a share member acknowledging records of a partition whose leader it does not know at that moment', () => {
+  it('says what became of the acknowledgements, rather than dropping them unsent and unsaid (sessionOf(partition) undefined)', async () => {
+    let electing = false;
+    let fetches = 0;
+    const t = scripted((r) => {
+      if (r.kind === 'md') {
+        // While the partition's leader is being elected, Metadata says leader -1 (LEADER_NOT_AVAILABLE).
+        const p0 = electing ? { partition: 0, leader: -1, leaderEpoch: 1, errorCode: 5 } : { partition: 0, leader: 1, leaderEpoch: 0, errorCode: 0 };
+        return { brokers: [], topics: [{ name: 't', topicId: TOPIC_ID, errorCode: 0, partitions: [p0] }] };
+      }
+      if (r.kind === 'hb') return { errorCode: 0, errorMessage: null, memberId: 'm', memberEpoch: 1, heartbeatIntervalMs: 30, assignment: [{ topicId: TOPIC_ID, partitions: [0] }] };
+      if (r.kind === 'fetch') {
+        fetches++;
+        if (fetches === 1) return fetched([part(0, { acquired: [[0, 4, 1]] })]);
+        electing = true;
+        return fetched([part(0, { errorCode: 6 })]); // NOT_LEADER_OR_FOLLOWER: node 1 lost the partition
+      }
+      return acked;
+    });
+    const r = recorder();
+    const inHand: number[] = [];
+    const m = new ShareMember({
+      groupId: 'g', topic: 't', transport: t, logger, maxInFlight: 100, fetch: { maxWaitMs: 0, maxBytes: 1 << 20, maxRecords: 10 },
+      onBatch: (b) => void inHand.push(...b.records.map((x) => x.offset)), onCrash: () => undefined, onAcknowledged: r.acknowledged,
+    });
+    await m.start();
+    await tick(1_400); // the records in hand; the leader moved; the member read the metadata again (after 1 s): no leader yet
+    expect(inHand).toEqual([0, 1, 2, 3, 4]);
+    m.acknowledge(0, inHand, ACK.ACCEPT); // the invocation ended: the runner accepts them
+    await tick(300);
+    await m.stop(Date.now());
+    const sentAfter = sentAcks(t, 0);
+    expect([...r.told(0)].sort(), `outcomes: ${JSON.stringify(r.outcomes)}; acknowledgements sent for partition 0: ${JSON.stringify(sentAfter)}`).toEqual([0, 1, 2, 3, 4]);
   });
 });
