@@ -29,3 +29,24 @@ describe('Review (issue 43): the queue oracle', () => {
     expect(f.unexplained).toHaveLength(1);
   });
 });
+
+describe('Review (issue 43): the queue oracle, an outcome of another delivery', () => {
+  it('does not explain a redelivery by the outcome of a later delivery of the same record to the same member', () => {
+    // Delivery 1 (m1): its acceptance never reported. Delivery 2 (m2): released, applied.
+    // Delivery 3 (m1 again): its acceptance refused at 51. Delivery 4 (m2): accepted, applied.
+    const f = analyseQueue({
+      logEnd: new Map([[0, 1]]),
+      invocations: [inv('a', 'm1', 0, 10, [[0, 0, 1]]), inv('b', 'm2', 20, 30, [[0, 0, 2]]), inv('c', 'm1', 40, 50, [[0, 0, 3]]), inv('d', 'm2', 60, 70, [[0, 0, 4]])],
+      acks: [
+        { member: 'm2', at: 31, partition: 0, ranges: [{ from: 0, until: 0, type: 'release' }], outcome: 'applied' },
+        accept('m1', 51, 0, 0, 0, 'refused', '76 INVALID_RECORD_STATE'),
+        accept('m2', 71, 0, 0, 0),
+      ],
+      kills: [],
+      acquisitions: [],
+    });
+    // 2 -> 3 released and 3 -> 4 refused are explained; 1 -> 2 has nothing: m1's refusal at 51 was of delivery 3.
+    expect(f.unexplained, JSON.stringify(f.causes)).toHaveLength(1);
+    expect(f.causes).toEqual({ [QUEUE_CAUSES.released]: 1, [QUEUE_CAUSES.refused]: 1 });
+  });
+});
