@@ -85,3 +85,26 @@ describe('Review (issue 43): the queue oracle, which leader handed a record out'
     expect(f.unexplained).toHaveLength(1);
   });
 });
+
+describe('Review (issue 43): the queue oracle, a record whose acceptance the broker applied twice', () => {
+  // m1 holds 0:0 from 0 to 40; m2 is handed it at 20 and its acceptance is applied at 31; m1's is applied at 41.
+  // The broker applied two members' acceptances of one record: one of them was applied for an acquisition the
+  // broker had already given to someone else (state lost, or a zombie leader). The oracle compares only the first
+  // applied acceptance with the next delivery's start, so this is never "delivered after acceptance".
+  const base = {
+    logEnd: new Map([[0, 1]]),
+    invocations: [inv('a', 'm1', 0, 40, [[0, 0, 1]]), inv('b', 'm2', 20, 30, [[0, 0, 1]])],
+    kills: [],
+  };
+
+  it('flags it when the two deliveries came from different leaders (not explained as a leader change)', () => {
+    const f = analyseQueue({ ...base, acks: [accept('m2', 31, 0, 0, 0), accept('m1', 41, 0, 0, 0)], acquisitions: [acquired('m1', 0, 1, 0, 0), acquired('m2', 19, 2, 0, 0)] });
+    expect(f.deliveredAfterAcceptance.length + f.unexplained.length, `causes: ${JSON.stringify(f.causes)}`).toBeGreaterThan(0);
+  });
+
+  it('flags it when m1\'s first send was in flight when its request failed and the resend was applied', () => {
+    const f = analyseQueue({ ...base, acks: [accept('m2', 31, 0, 0, 0), accept('m1', 35, 0, 0, 0, 'unknown', 'connection closed'), accept('m1', 41, 0, 0, 0)], acquisitions: [] });
+    // "in flight when its request failed (not applied, as the redelivery shows)": but it was applied, at 41.
+    expect(f.deliveredAfterAcceptance.length + f.unexplained.length, `causes: ${JSON.stringify(f.causes)}`).toBeGreaterThan(0);
+  });
+});
