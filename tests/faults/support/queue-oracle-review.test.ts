@@ -108,3 +108,15 @@ describe('Review (issue 43): the queue oracle, a record whose acceptance the bro
     expect(f.deliveredAfterAcceptance.length + f.unexplained.length, `causes: ${JSON.stringify(f.causes)}`).toBeGreaterThan(0);
   });
 });
+
+describe('Review (issue 43): the queue scenario\'s verdict when the log end could not be read', () => {
+  it('fails a run whose oracle counted against no log (runQueueScenario\'s figures() reads it with .catch(() => []))', async () => {
+    const { expectQueueSurvived } = await import('../queue/expect.ts');
+    // What figures() gives when offsets() throws (a broker restarting, a coordinator moving): logEnd empty. The
+    // producer wrote 2,000 records; the handler ran 3 of them; the broker's lag read was fine a moment before.
+    const figures = analyseQueue({ logEnd: new Map(), invocations: [inv('a', 'm1', 0, 10, [[0, 0, 1], [0, 1, 1], [0, 2, 1]])], acks: [], kills: [], acquisitions: [] });
+    const result = { name: 'queue-x', ...figures, brokerLag: [], acked: 2_000, producerFailed: 0, inDestination: 0, members: 2, seconds: 60 };
+    expect(figures.produced).toBe(0);
+    expect(() => expectQueueSurvived(result), '2,000 records written, 0 counted, 0 lost: the verdict passes').toThrow();
+  });
+});
