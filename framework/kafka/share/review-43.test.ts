@@ -187,3 +187,33 @@ describe('Review (issue 43): a share member acknowledging records of a partition
     expect([...r.told(0)].sort(), `outcomes: ${JSON.stringify(r.outcomes)}; acknowledgements sent for partition 0: ${JSON.stringify(sentAfter)}`).toEqual([0, 1, 2, 3, 4]);
   });
 });
+
+describe('Review (issue 43): a partition whose leader was unknown when the member looked after a move', () => {
+  it('is fetched again from its new leader once there is one (heartbeats carry no assignment when it has not changed)', async () => {
+    let mdReads = 0;
+    let moved = false;
+    const fetchedFrom = new Set<number>();
+    const t = scripted((r, to) => {
+      if (r.kind === 'md') {
+        // After the move: one read during the election (no leader), every later one says node 2.
+        const p0 = !moved ? { partition: 0, leader: 1, leaderEpoch: 0, errorCode: 0 } : ++mdReads === 1 ? { partition: 0, leader: -1, leaderEpoch: 1, errorCode: 5 } : { partition: 0, leader: 2, leaderEpoch: 1, errorCode: 0 };
+        return { brokers: [], topics: [{ name: 't', topicId: TOPIC_ID, errorCode: 0, partitions: [p0] }] };
+      }
+      // As KIP-932's coordinator does: the assignment in the first answer, null while it does not change.
+      if (r.kind === 'hb') return { errorCode: 0, errorMessage: null, memberId: 'm', memberEpoch: 1, heartbeatIntervalMs: 30, assignment: r.input.memberEpoch === 0 ? [{ topicId: TOPIC_ID, partitions: [0] }] : null };
+      if (r.kind === 'fetch') {
+        const node = (to as { nodeId: number }).nodeId;
+        fetchedFrom.add(node);
+        if (node === 1) return (moved = true), fetched([part(0, { errorCode: 6 })]); // NOT_LEADER_OR_FOLLOWER
+        return fetched([]);
+      }
+      return acked;
+    });
+    const m = new ShareMember({ groupId: 'g', topic: 't', transport: t, logger, maxInFlight: 100, fetch: { maxWaitMs: 0, maxBytes: 1 << 20, maxRecords: 10 }, onBatch: () => undefined, onCrash: () => undefined });
+    await m.start();
+    await tick(3_500);
+    await m.stop(Date.now());
+    expect(mdReads, 'the metadata was read after the move').toBeGreaterThan(0);
+    expect([...fetchedFrom], `metadata reads after the move: ${mdReads}`).toContain(2);
+  });
+});
