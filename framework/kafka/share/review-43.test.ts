@@ -217,3 +217,33 @@ describe('Review (issue 43): a partition whose leader was unknown when the membe
     expect([...fetchedFrom], `metadata reads after the move: ${mdReads}`).toContain(2);
   });
 });
+
+describe('Review (issue 43): a partition leader that died (kill -9) and stays down', () => {
+  it('has its partitions fetched from the new leader: a session whose requests keep failing makes the member read the metadata again', async () => {
+    let dead = false;
+    let mdReads = 0;
+    const fetchedFrom = new Set<number>();
+    const t = scripted((r, to) => {
+      if (r.kind === 'md') {
+        mdReads++;
+        // The controller moved the partition to node 2 once node 1's broker session expired.
+        return { brokers: [], topics: [{ name: 't', topicId: TOPIC_ID, errorCode: 0, partitions: [{ partition: 0, leader: dead ? 2 : 1, leaderEpoch: dead ? 1 : 0, errorCode: 0 }] }] };
+      }
+      if (r.kind === 'hb') return { errorCode: 0, errorMessage: null, memberId: 'm', memberEpoch: 1, heartbeatIntervalMs: 30, assignment: r.input.memberEpoch === 0 ? [{ topicId: TOPIC_ID, partitions: [0] }] : null };
+      if (r.kind === 'fetch') {
+        const node = (to as { nodeId: number }).nodeId;
+        if (node === 1 && dead) throw new Error('connect ECONNREFUSED'); // node 1 is gone for good
+        fetchedFrom.add(node);
+        return fetched([]);
+      }
+      return acked;
+    });
+    const m = new ShareMember({ groupId: 'g', topic: 't', transport: t, logger, maxInFlight: 100, fetch: { maxWaitMs: 0, maxBytes: 1 << 20, maxRecords: 10 }, onBatch: () => undefined, onCrash: () => undefined });
+    await m.start();
+    await tick(200);
+    dead = true;
+    await tick(6_000);
+    await m.stop(Date.now());
+    expect([...fetchedFrom], `metadata reads: ${mdReads}`).toContain(2);
+  });
+});
