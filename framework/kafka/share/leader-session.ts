@@ -60,6 +60,8 @@ const SESSION_GONE = new Set([122, 123]); // SHARE_SESSION_NOT_FOUND, INVALID_SH
 const LEADER_MOVED = new Set([3, 6, 74, 75, 100]); // unknown partition, not leader, fenced/unknown leader epoch, unknown topic id
 const MEMBER_GONE = new Set([25, 110]); // UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH
 const RETRY_MS = 500;
+/** Requests to a node failed in a row before the member reads the metadata again (a leader killed and not back). */
+const FAILURES_BEFORE_LOOKING = 3;
 
 export class LeaderSession {
   private epoch = 0;
@@ -73,6 +75,8 @@ export class LeaderSession {
   private closing = false;
   /** After a refusal that is not the session's end (SHARE_SESSION_LIMIT_REACHED…): the next request waits until then. */
   private backoffUntil = 0;
+  /** Requests that failed in a row (a connection lost, a broker gone). */
+  private failures = 0;
   readonly done: Promise<void>;
 
   constructor(
@@ -127,8 +131,11 @@ export class LeaderSession {
         else await new Promise<void>((resolve) => (this.wake = resolve));
       } catch (e) {
         // A connection lost or a broker gone: the session is lost with it. Acknowledgements not
-        // answered were put back; the next request opens a new session.
+        // answered were put back; the next request opens a new session. A broker that stays down
+        // (killed) is no longer its partitions' leader: after a few failures in a row the member
+        // reads where they went.
         this.host.logger.warn('share session request failed; opening a new session', { node: this.nodeId, error: e });
+        if (++this.failures % FAILURES_BEFORE_LOOKING === 0) for (const p of this.wanted) this.host.leaderMoved(p);
         this.reset();
         await new Promise((r) => setTimeout(r, RETRY_MS));
       }
@@ -158,16 +165,31 @@ export class LeaderSession {
       this.inFlightLost(acks, e);
       throw e;
     }
+    this.failures = 0;
     if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, acks);
     this.epoch = nextEpoch(this.epoch);
     // Naming a partition adds it to the session (one with acknowledgements but no longer wanted is forgotten next time).
     for (const p of partitions) this.inSession.add(p);
     for (const p of forgotten) this.inSession.delete(p);
     const acquiredAt = Date.now();
+    const named = new Set<number>();
     for (const t of answer.topics) {
       if (t.topicId !== this.host.topicId) continue;
-      for (const p of t.partitions) await this.take(p, acks.get(p.partition), acquiredAt + answer.acquisitionLockTimeoutMs);
+      for (const p of t.partitions) {
+        named.add(p.partition);
+        await this.take(p, acks.get(p.partition), acquiredAt + answer.acquisitionLockTimeoutMs);
+      }
     }
+    this.unanswered(acks, named);
+  }
+
+  /**
+   * Acknowledgements of partitions the broker's answer did not name: applied or not, it did not say
+   * (Kafka's Java client fails them as INVALID_RESPONSE). Not sent again; if not applied, their
+   * records come back when their locks run out.
+   */
+  private unanswered(acks: Map<number, AckBatch[]>, named: ReadonlySet<number>): void {
+    for (const [p, batches] of acks) if (batches.length && !named.has(p)) this.host.acknowledged(p, batches, 'unknown', `the answer of node ${this.nodeId} did not name the partition`);
   }
 
   /** One partition of a ShareFetch answer: its acknowledgements' outcome, its error, its records. */
@@ -226,20 +248,26 @@ export class LeaderSession {
       this.inFlightLost(acks, e);
       throw e;
     }
+    this.failures = 0;
     if (answer.errorCode !== 0) return this.sessionError(answer.errorCode, answer.errorMessage, acks);
     this.epoch = nextEpoch(this.epoch);
     this.answered(answer.topics, acks);
   }
 
   /** A ShareAcknowledge's outcome per partition sent. */
-  private answered(topics: ReadonlyArray<{ partitions: ReadonlyArray<{ partition: number; errorCode: number; errorMessage: string | null }> }>, acks: Map<number, AckBatch[]>): void {
-    for (const t of topics)
+  private answered(topics: ReadonlyArray<{ topicId: string; partitions: ReadonlyArray<{ partition: number; errorCode: number; errorMessage: string | null }> }>, acks: Map<number, AckBatch[]>): void {
+    const named = new Set<number>();
+    for (const t of topics) {
+      if (t.topicId !== this.host.topicId) continue;
       for (const p of t.partitions) {
+        named.add(p.partition);
         const sent = acks.get(p.partition);
         if (!sent?.length) continue;
         if (p.errorCode !== 0) this.host.acknowledged(p.partition, sent, 'refused', `${p.errorCode}${p.errorMessage ? ` ${p.errorMessage}` : ''}`);
         else this.host.acknowledged(p.partition, sent, 'applied');
       }
+    }
+    this.unanswered(acks, named);
   }
 
   private async sendRenewals(): Promise<void> {
@@ -296,7 +324,8 @@ export class LeaderSession {
   private sessionError(code: number, message: string | null, acks: Map<number, AckBatch[]>): void {
     this.putBack(acks);
     if (MEMBER_GONE.has(code)) {
-      this.acks.clear(); // a new membership holds none of these records
+      // A new membership holds none of these records: their acknowledgements can never be applied.
+      for (const [p, batches] of this.takeAcks()) this.host.acknowledged(p, batches, 'unsent', `the share group fenced the member (${code}${message ? ` ${message}` : ''})`);
       this.reset();
       this.host.fenced(`${code}${message ? ` ${message}` : ''}`);
       return;

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../observe/logger.ts';
-import { LeaderSession, type AckOutcome, type AcquiredBatch, type SessionHost } from './leader-session.ts';
+import { LeaderSession, ranges, type AckOutcome, type AcquiredBatch, type SessionHost } from './leader-session.ts';
 import { API, metadata, shareGroupHeartbeat, type AckBatch, type AckType, type HeartbeatAnswer } from './messages.ts';
 import type { ShareTransport } from './transport.ts';
 
@@ -93,7 +93,14 @@ export class ShareMember {
   /** Acknowledges records of `partition` (each offset once); their locks end with it. */
   acknowledge(partition: number, offsets: readonly number[], type: AckType): void {
     this.inFlight = Math.max(0, this.inFlight - offsets.length);
-    this.sessionOf(partition)?.acknowledge(partition, offsets, type);
+    const session = this.sessionOf(partition);
+    if (session) session.acknowledge(partition, offsets, type);
+    else {
+      // No leader known now (an election): the next leader knows nothing of records acquired from the last one.
+      const batches = ranges(new Map(offsets.map((o) => [o, type])));
+      this.o.logger.warn('acknowledgements not sent: the partition has no leader known now; their records go to a member again', { partition, records: offsets.length });
+      this.o.onAcknowledged?.(partition, batches, 'unsent', 'the partition had no leader known when they were made');
+    }
     for (const s of this.sessions.values()) s.poke();
   }
 
@@ -182,12 +189,13 @@ export class ShareMember {
     }
   }
 
-  /** Each assigned partition to its leader's session; sessions left with none close. */
+  /** Each assigned partition to its leader's session; sessions left with none close. A partition with no leader known yet has the metadata read again. */
   private place(): void {
     const byNode = new Map<number, number[]>();
     for (const p of this.assigned) {
       const node = this.leaders.get(p);
       if (node !== undefined) byNode.set(node, [...(byNode.get(node) ?? []), p]);
+      else this.lookAgain();
     }
     for (const [node, partitions] of byNode) {
       let s = this.sessions.get(node);
@@ -201,6 +209,18 @@ export class ShareMember {
       s.wanted.clear();
       s.poke();
     }
+  }
+
+  /** Reads where the partitions' leaders are, then places them: one read a second at most (a deleted topic answers every fetch with a moved leader). */
+  private lookAgain(): void {
+    if (this.movingLeaders || this.stopping) return;
+    this.movingLeaders = setTimeout(() => {
+      this.movingLeaders = undefined;
+      void this.readMetadata()
+        .catch((e: unknown) => this.o.logger.warn('reading the topic\'s metadata failed', { error: e }))
+        .then(() => this.o.transport.refresh().catch(() => undefined))
+        .then(() => this.place());
+    }, LEADER_MOVED_WAIT_MS);
   }
 
   private rejoin(why: string): void {
@@ -238,17 +258,7 @@ export class ShareMember {
         this.inFlight += batch.records.length;
         this.o.onBatch(batch);
       },
-      leaderMoved: () => {
-        // One metadata read a second at most, after the move: a deleted topic answers every fetch so.
-        if (this.movingLeaders) return;
-        this.movingLeaders = setTimeout(() => {
-          this.movingLeaders = undefined;
-          void this.readMetadata()
-            .catch((e: unknown) => this.o.logger.warn('reading the topic\'s metadata failed', { error: e }))
-            .then(() => this.o.transport.refresh().catch(() => undefined))
-            .then(() => this.place());
-        }, LEADER_MOVED_WAIT_MS);
-      },
+      leaderMoved: () => this.lookAgain(),
       acknowledged: (partition, batches: AckBatch[], outcome, error) => {
         if (outcome !== 'applied') {
           const count = batches.reduce((n, b) => n + Number(b.lastOffset - b.firstOffset) + 1, 0);
