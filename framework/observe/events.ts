@@ -46,9 +46,9 @@ export interface SluiceEvents {
   'poller.item_failures_ignored': { functionName: string; topic: string; partition: number; firstOffset: number; count: number };
   /**
    * Queue mode: records a share fetch acquired and handed to the runner, from `leader` (a node id),
-   * their offsets between `from` and `until`; `redelivered` of them at a delivery count above 1.
+   * their offsets as inclusive `ranges`; `redelivered` of them at a delivery count above 1.
    */
-  'queue.acquired': { functionName: string; topic: string; partition: number; count: number; redelivered: number; leader: number; from: number; until: number };
+  'queue.acquired': { functionName: string; topic: string; partition: number; count: number; redelivered: number; leader: number; ranges: ReadonlyArray<{ from: number; until: number }> };
   /** Queue mode: records the runner acknowledged (accepted, released for another delivery, rejected after the destination took them). */
   'queue.acknowledged': { functionName: string; topic: string; partition: number; type: 'accept' | 'release' | 'reject'; count: number };
   /**

@@ -22,7 +22,7 @@ describe('PollerMetrics', () => {
   it('counts queue mode\'s acquisitions, redeliveries and acknowledgements by type', async () => {
     const events = new Instrumentation();
     const metrics = new PollerMetrics([{ functionName: 'orders', topic: 'orders', consumerGroupId: 'g' }], events);
-    events.emit('queue.acquired', { ...base, count: 10, redelivered: 3, leader: 1, from: 0, until: 9 });
+    events.emit('queue.acquired', { ...base, count: 10, redelivered: 3, leader: 1, ranges: [{ from: 0, until: 9 }] });
     events.emit('queue.acknowledged', { ...base, type: 'accept', count: 7 });
     events.emit('queue.acknowledged', { ...base, type: 'release', count: 2 });
     events.emit('queue.acknowledged', { ...base, type: 'reject', count: 1 });

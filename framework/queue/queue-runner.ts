@@ -79,7 +79,7 @@ export class QueueRunner {
     const { records } = batch;
     this.o.events.emit('queue.acquired', {
       functionName: trigger.functionName, topic: batch.topic, partition: batch.partition, count: records.length, redelivered: records.filter((r) => r.deliveryCount > 1).length,
-      leader: batch.leader, from: records[0]!.offset, until: records[records.length - 1]!.offset,
+      leader: batch.leader, ranges: offsetRanges(records),
     });
     if (this.stopping) return this.ack(batch.partition, batch.records.map((r) => r.offset), ACK.RELEASE);
     const limits = { batchSize: trigger.batchSize, maxPayloadBytes: this.o.maxPayloadBytes, envelopeBytes: this.o.envelopeBytes(batch.partition) };
@@ -205,4 +205,15 @@ export class QueueRunner {
       this.sleepers.add(wake);
     });
   }
+}
+
+/** Offsets in ascending order as inclusive ranges of consecutive ones. */
+function offsetRanges(records: readonly ShareRecord[]): Array<{ from: number; until: number }> {
+  const out: Array<{ from: number; until: number }> = [];
+  for (const { offset } of records) {
+    const last = out[out.length - 1];
+    if (last && offset === last.until + 1) last.until = offset;
+    else out.push({ from: offset, until: offset });
+  }
+  return out;
 }

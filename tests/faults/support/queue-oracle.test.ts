@@ -45,7 +45,7 @@ describe('the queue oracle', () => {
   });
 
   it('explains a redelivery by another leader when the one that handed it out lost the partition, and only then', () => {
-    const acquired = (member: string, at: number, leader: number) => ({ member, at, partition: 0, leader, from: 0, until: 3 });
+    const acquired = (member: string, at: number, leader: number) => ({ member, at, partition: 0, leader, ranges: [{ from: 0, until: 3 }] });
     const f = analyseQueue({
       logEnd: new Map([[0, 2]]),
       invocations: [inv('a', 'm1', 10, 20, [[0, 0, 1]]), inv('b', 'm1', 15, 25, [[0, 0, 2]]), inv('c', 'm1', 16, 20, [[0, 1, 1]]), inv('d', 'm1', 40, 50, [[0, 1, 2]])],

@@ -23,14 +23,13 @@ export interface AckResult {
   error?: string;
 }
 
-/** A share fetch's records handed to a member (`queue.acquired`): from which leader, their offsets between `from` and `until`. */
+/** A share fetch's records handed to a member (`queue.acquired`): from which leader, exactly which offsets (inclusive ranges). */
 export interface Acquisition {
   member: string;
   at: number;
   partition: number;
   leader: number;
-  from: number;
-  until: number;
+  ranges: ReadonlyArray<{ from: number; until: number }>;
 }
 
 export interface Kill {
@@ -52,6 +51,8 @@ export interface QueueFigures {
    */
   outcomeUnknown: number;
   deliveredAfterAcceptance: string[];
+  /** Records the broker applied acceptances of for more than one delivery: one of them was for an acquisition it had already given away. */
+  acceptedTwice: string[];
   /** Deliveries of a record beyond its first. */
   duplicates: number;
   causes: Record<string, number>;
@@ -83,13 +84,15 @@ export function analyseQueue(o: { logEnd: Map<number, number>; invocations: Invo
     }
   }
   const applied = new Map<string, number>(); // record -> when its first acceptance was applied
-  for (const a of o.acks) {
+  const acceptedTwice: string[] = [];
+  for (const a of [...o.acks].sort((x, y) => x.at - y.at)) {
     if (a.outcome !== 'applied') continue;
     for (const r of a.ranges) {
       if (r.type !== 'accept') continue;
       for (let off = r.from; off <= r.until; off++) {
         const key = `${a.partition}:${off}`;
-        if (!applied.has(key) || applied.get(key)! > a.at) applied.set(key, a.at);
+        if (applied.has(key)) acceptedTwice.push(`${key}: acceptances applied at ${applied.get(key)} and at ${a.at} (${a.member})`);
+        else applied.set(key, a.at);
       }
     }
   }
@@ -130,29 +133,48 @@ export function analyseQueue(o: { logEnd: Map<number, number>; invocations: Invo
         deliveredAfterAcceptance.push(`${key}: accepted at ${acceptedAt}, delivered again to ${next.inv.member} at ${next.inv.start} (delivery ${next.count})`);
         continue;
       }
-      const cause = explain(prev.inv, p, off, o.acks, o.kills) ?? (leaderOf(prev.inv, p, off, o.acquisitions) !== leaderOf(next.inv, p, off, o.acquisitions) ? QUEUE_CAUSES.leaderChanged : undefined);
+      // prev's outcomes: from its start until its member's next delivery of the record (a later outcome is that delivery's).
+      const again = list.slice(i).find((d) => d.inv.member === prev.inv.member)?.inv.start ?? Infinity;
+      const cause = explain(prev.inv, next.inv, again, p, off, o.acks, o.kills) ?? leaderChange(prev.inv, next.inv, p, off, o.acquisitions);
       if (cause) causes[cause] = (causes[cause] ?? 0) + 1;
       else unexplained.push(`${key}: ${prev.inv.member} had it (delivery ${prev.count}, ${prev.inv.end === undefined ? 'never ended' : `ended at ${prev.inv.end}`}) and nothing says why ${next.inv.member} got it again at ${next.inv.start} (delivery ${next.count})`);
     }
   }
-  return { produced, processed, lost, unsettled, outcomeUnknown, deliveredAfterAcceptance, duplicates, causes, unexplained, countNotRaised };
+  return { produced, processed, lost, unsettled, outcomeUnknown, deliveredAfterAcceptance, acceptedTwice, duplicates, causes, unexplained, countNotRaised };
 }
 
-/** The node that handed the record to the invocation: the member's latest acquisition of it before the invocation began. */
+/** The node that handed the record to the invocation: the member's latest acquisition naming that offset before the invocation began. */
 function leaderOf(inv: Invocation, p: number, off: number, acquisitions: Acquisition[]): number | undefined {
   let found: Acquisition | undefined;
-  for (const a of acquisitions) if (a.member === inv.member && a.partition === p && a.from <= off && off <= a.until && a.at <= inv.start && (!found || a.at >= found.at)) found = a;
+  for (const a of acquisitions) {
+    if (a.member !== inv.member || a.partition !== p || a.at > inv.start || (found && a.at < found.at)) continue;
+    if (a.ranges.some((r) => r.from <= off && off <= r.until)) found = a;
+  }
   return found?.leader;
 }
 
-/** Why the record came back after `prev`: what became of prev's acknowledgement of it, whenever that was reported, or its member's kill. */
-function explain(prev: Invocation, p: number, off: number, acks: AckResult[], kills: Kill[]): string | undefined {
-  const outcome = acks.find((a) => a.member === prev.member && a.at >= prev.start && covers(a, p, off));
+/** Both deliveries' leaders known, and different: the first leader lost the partition (a failover) before the acceptance was applied. */
+function leaderChange(prev: Invocation, next: Invocation, p: number, off: number, acquisitions: Acquisition[]): string | undefined {
+  const before = leaderOf(prev, p, off, acquisitions);
+  const after = leaderOf(next, p, off, acquisitions);
+  return before !== undefined && after !== undefined && before !== after ? QUEUE_CAUSES.leaderChanged : undefined;
+}
+
+/**
+ * Why the record came back after `prev`: what became of prev's acknowledgement of it (reported
+ * before `until`, its member's next delivery of the record), or its member's kill before the
+ * redelivery. An acceptance of prev that was applied explains nothing: the broker then handed out
+ * a record it had given away.
+ */
+function explain(prev: Invocation, next: Invocation, until: number, p: number, off: number, acks: AckResult[], kills: Kill[]): string | undefined {
+  const outcomes = acks.filter((a) => a.member === prev.member && a.at >= prev.start && a.at < until && covers(a, p, off));
+  if (outcomes.some((a) => a.outcome === 'applied' && covers(a, p, off, 'accept'))) return undefined;
+  const outcome = outcomes.sort((a, b) => a.at - b.at)[0];
   if (outcome?.outcome === 'refused') return QUEUE_CAUSES.refused;
   if (outcome?.outcome === 'unsent') return QUEUE_CAUSES.notSent;
   if (outcome?.outcome === 'unknown') return QUEUE_CAUSES.unknown;
   if (outcome && covers(outcome, p, off, 'release')) return QUEUE_CAUSES.released;
-  const kill = kills.find((k) => k.member === prev.member && k.at >= prev.start);
+  const kill = kills.find((k) => k.member === prev.member && k.at >= prev.start && k.at <= next.start);
   if (kill && (!outcome || outcome.at > kill.at)) return QUEUE_CAUSES.killed;
   return undefined;
 }
@@ -161,7 +183,7 @@ function explain(prev: Invocation, p: number, off: number, acks: AckResult[], ki
 export function queueTrace(key: string, invocations: Invocation[], acks: AckResult[], kills: Kill[], acquisitions: Acquisition[] = []): string[] {
   const [p, off] = key.split(':').map(Number) as [number, number];
   const lines: Array<[number, string]> = [];
-  for (const a of acquisitions) if (a.partition === p && a.from <= off && off <= a.until) lines.push([a.at, `${a.member} acquired ${p}:[${a.from}..${a.until}] from node ${a.leader}`]);
+  for (const a of acquisitions) if (a.partition === p && a.ranges.some((r) => r.from <= off && off <= r.until)) lines.push([a.at, `${a.member} acquired it from node ${a.leader}`]);
   for (const i of invocations) {
     const r = i.records.find(([rp, ro]) => rp === p && ro === off);
     if (r) lines.push([i.start, `${i.member} invoked it (delivery ${r[3]}, ${i.records.length} records), ${i.end === undefined ? 'never ended' : `ended at ${i.end}`}`]);
