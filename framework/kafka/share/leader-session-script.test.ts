@@ -5,12 +5,10 @@
  * broker in tests/integration/share-member.test.ts.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { KafkaRecord } from '../../event/record.ts';
-import { createLogger } from '../../observe/logger.ts';
-import { LeaderSession, type AcquiredBatch, type SessionHost } from './leader-session.ts';
+import { acked, fetched, host, logger, part, rec, recorder, scripted, tick, TOPIC_ID } from '../../../tests/support/scripted-share-broker.ts';
+import { LeaderSession } from './leader-session.ts';
 import { ACK, type ShareFetchRequest } from './messages.ts';
 import { ShareMember } from './share-member.ts';
-import type { Destination, ShareTransport } from './transport.ts';
 
 // Each request carries what it was built from, for the script to read.
 vi.mock('./messages.ts', async (original) => {
@@ -18,57 +16,6 @@ vi.mock('./messages.ts', async (original) => {
   const tag = <A extends unknown[], R extends object>(kind: string, f: (...a: A) => R) => (...a: A) => Object.assign(f(...a), { kind, input: a[0] });
   return { ...m, shareFetch: tag('fetch', m.shareFetch), shareAcknowledge: tag('ack', m.shareAcknowledge), shareGroupHeartbeat: tag('hb', m.shareGroupHeartbeat), metadata: tag('md', m.metadata) };
 });
-
-const TOPIC_ID = '0123456789abcdef0fedcba987654321';
-const logger = createLogger('t', { level: 'error' });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Sent = { kind: string; input: any };
-const part = (partition: number, o: Partial<{ errorCode: number; ackErrorCode: number; acquired: Array<[number, number, number]> }> = {}) => ({
-  partition, errorCode: o.errorCode ?? 0, errorMessage: null, ackErrorCode: o.ackErrorCode ?? 0, ackErrorMessage: null, leader: { id: 1, epoch: 0 },
-  records: o.acquired ? Buffer.from([1]) : null, acquired: (o.acquired ?? []).map(([f, l, d]) => ({ firstOffset: BigInt(f), lastOffset: BigInt(l), deliveryCount: d })),
-});
-const fetched = (partitions: ReturnType<typeof part>[]) => ({ errorCode: 0, errorMessage: null, acquisitionLockTimeoutMs: 30_000, topics: partitions.length ? [{ topicId: TOPIC_ID, partitions }] : [], nodeEndpoints: [] });
-const acked = { errorCode: 0, errorMessage: null, acquisitionLockTimeoutMs: 30_000, topics: [], nodeEndpoints: [] };
-const rec = (partition: number, offset: number): KafkaRecord => ({ topic: 't', partition, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('v'), headers: [] });
-const tick = (ms = 50) => new Promise((r) => setTimeout(r, ms));
-
-/** Answers by `answer`; decode gives a record for every acquired offset of the last fetch unless `decode` says otherwise. */
-function scripted(answer: (req: Sent, to: Destination) => unknown, decode?: (partition: number) => KafkaRecord[]): ShareTransport & { sent: Sent[] } {
-  const sent: Sent[] = [];
-  let lastAcquired = new Map<number, number[]>();
-  return {
-    sent,
-    async send(to, request) {
-      const r = request as unknown as Sent;
-      sent.push(r);
-      await tick(2); // a round trip
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const a = (await answer(r, to)) as any;
-      if (r.kind === 'fetch' && a?.topics) {
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any
-        lastAcquired = new Map(a.topics.flatMap((t: any) => t.partitions.map((p: any) => [p.partition, p.acquired.flatMap((x: any) => Array.from({ length: Number(x.lastOffset - x.firstOffset) + 1 }, (_, i) => Number(x.firstOffset) + i))])));
-      }
-      return a;
-    },
-    versions: async () => ({ min: 1, max: 2 }),
-    refresh: async () => undefined,
-    decode: async (_t, partition) => {
-      const records = decode ? decode(partition) : (lastAcquired.get(partition) ?? []).map((o) => rec(partition, o));
-      return { records, through: records.length ? Math.max(...records.map((r) => r.offset)) : -1 };
-    },
-    close: async () => undefined,
-  };
-}
-
-function host(transport: ShareTransport, over: Partial<SessionHost> = {}): SessionHost & { batches: AcquiredBatch[]; moved: number[] } {
-  const batches: AcquiredBatch[] = [];
-  const moved: number[] = [];
-  return {
-    batches, moved, groupId: 'g', topic: 't', topicId: TOPIC_ID, memberId: () => 'm', transport, logger, version: 2,
-    fetchLimits: { maxWaitMs: 0, maxBytes: 1 << 20, maxRecords: 100 }, wantsRecords: () => true,
-    delivered: (b) => void batches.push(b), leaderMoved: (p) => void moved.push(p), acknowledged: () => undefined, fenced: () => undefined, ...over,
-  };
-}
 
 describe('a share session', () => {
   it('forgets at the broker a partition whose leader moved', async () => {
@@ -97,9 +44,11 @@ describe('a share session', () => {
     let fetches = 0;
     const t = scripted(
       (r) => (r.kind === 'fetch' ? (++fetches === 1 ? fetched([part(0, { acquired: [[0, 4, 1]] }), part(1, { acquired: [[0, 4, 1]] })]) : fetched([])) : acked),
-      (p) => {
-        if (p === 0) throw new Error('kafkajs could not read partition 0\'s records');
-        return [0, 1, 2, 3, 4].map((o) => rec(1, o));
+      {
+        decode: (p) => {
+          if (p === 0) throw new Error('kafkajs could not read partition 0\'s records');
+          return [0, 1, 2, 3, 4].map((o) => rec(1, o));
+        },
       },
     );
     const h = host(t);
@@ -118,7 +67,7 @@ describe('a share session', () => {
     let fetches = 0;
     const t = scripted(
       (r) => (r.kind === 'fetch' ? (++fetches === 1 ? fetched([part(0, { acquired: [[0, 9, 1]] })]) : fetched([])) : acked),
-      () => [0, 1, 3].map((o) => rec(0, o)), // 2 has no record (compacted); the decoder stopped after 3
+      { decode: () => [0, 1, 3].map((o) => rec(0, o)) }, // 2 has no record (compacted); the decoder stopped after 3
     );
     const h = host(t);
     const s = new LeaderSession(1, h);
@@ -165,14 +114,6 @@ describe('a share session', () => {
 });
 
 describe('what became of acknowledgements', () => {
-  type Outcome = { partition: number; offsets: number[]; outcome: string; error?: string };
-  const recorder = () => {
-    const outcomes: Outcome[] = [];
-    const offsets = (batches: Array<{ firstOffset: bigint; lastOffset: bigint }>) => batches.flatMap((b) => Array.from({ length: Number(b.lastOffset - b.firstOffset) + 1 }, (_, i) => Number(b.firstOffset) + i));
-    const acknowledged: SessionHost['acknowledged'] = (partition, batches, outcome, error) => void outcomes.push({ partition, offsets: offsets(batches), outcome, ...(error !== undefined ? { error } : {}) });
-    return { outcomes, acknowledged };
-  };
-
   it('says which the broker applied and which it refused, partition by partition', async () => {
     let fetches = 0;
     const t = scripted((r) => {

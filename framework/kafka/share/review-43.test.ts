@@ -4,10 +4,7 @@
  * never reported, though the commit says every one is.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { KafkaRecord } from '../../event/record.ts';
-import { createLogger } from '../../observe/logger.ts';
-import type { AcquiredBatch, SessionHost } from './leader-session.ts';
-import type { Destination, ShareTransport } from './transport.ts';
+import { acked, fetched, host, logger, part, recorder, scripted, sentAcks, tick, TOPIC_ID } from '../../../tests/support/scripted-share-broker.ts';
 import { LeaderSession } from './leader-session.ts';
 import { ACK, type ShareFetchRequest } from './messages.ts';
 import { ShareMember } from './share-member.ts';
@@ -18,70 +15,6 @@ vi.mock('./messages.ts', async (original) => {
   return { ...m, shareFetch: tag('fetch', m.shareFetch), shareAcknowledge: tag('ack', m.shareAcknowledge), shareGroupHeartbeat: tag('hb', m.shareGroupHeartbeat), metadata: tag('md', m.metadata) };
 });
 
-
-const TOPIC_ID = '0123456789abcdef0fedcba987654321';
-const logger = createLogger('t', { level: 'error' });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Sent = { kind: string; input: any; to: Destination };
-const part = (partition: number, o: Partial<{ errorCode: number; ackErrorCode: number; acquired: Array<[number, number, number]> }> = {}) => ({
-  partition, errorCode: o.errorCode ?? 0, errorMessage: null, ackErrorCode: o.ackErrorCode ?? 0, ackErrorMessage: null, leader: { id: 1, epoch: 0 },
-  records: o.acquired ? Buffer.from([1]) : null, acquired: (o.acquired ?? []).map(([f, l, d]) => ({ firstOffset: BigInt(f), lastOffset: BigInt(l), deliveryCount: d })),
-});
-const fetched = (partitions: ReturnType<typeof part>[]) => ({ errorCode: 0, errorMessage: null, acquisitionLockTimeoutMs: 30_000, topics: partitions.length ? [{ topicId: TOPIC_ID, partitions }] : [], nodeEndpoints: [] });
-const acked = { errorCode: 0, errorMessage: null, acquisitionLockTimeoutMs: 30_000, topics: [], nodeEndpoints: [] };
-const rec = (partition: number, offset: number): KafkaRecord => ({ topic: 't', partition, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('v'), headers: [] });
-const tick = (ms = 50) => new Promise((r) => setTimeout(r, ms));
-
-function scripted(answer: (req: Sent, to: Destination) => unknown, o: { refresh?: () => Promise<void> } = {}): ShareTransport & { sent: Sent[] } {
-  const sent: Sent[] = [];
-  let lastAcquired = new Map<number, number[]>();
-  return {
-    sent,
-    async send(to, request) {
-      const r = Object.assign(request as unknown as Sent, { to });
-      sent.push(r);
-      await tick(2);
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const a = (await answer(r, to)) as any;
-      if (r.kind === 'fetch' && a?.topics) {
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any
-        lastAcquired = new Map(a.topics.flatMap((t: any) => t.partitions.map((p: any) => [p.partition, p.acquired.flatMap((x: any) => Array.from({ length: Number(x.lastOffset - x.firstOffset) + 1 }, (_, i) => Number(x.firstOffset) + i))])));
-      }
-      return a;
-    },
-    versions: async () => ({ min: 1, max: 2 }),
-    refresh: o.refresh ?? (async () => undefined),
-    decode: async (_t, partition) => {
-      const records = (lastAcquired.get(partition) ?? []).map((off) => rec(partition, off));
-      return { records, through: records.length ? Math.max(...records.map((r) => r.offset)) : -1 };
-    },
-    close: async () => undefined,
-  };
-}
-
-function host(transport: ShareTransport, over: Partial<SessionHost> = {}): SessionHost & { batches: AcquiredBatch[] } {
-  const batches: AcquiredBatch[] = [];
-  return {
-    batches, groupId: 'g', topic: 't', topicId: TOPIC_ID, memberId: () => 'm', transport, logger, version: 2,
-    fetchLimits: { maxWaitMs: 0, maxBytes: 1 << 20, maxRecords: 100 }, wantsRecords: () => true,
-    delivered: (b) => void batches.push(b), leaderMoved: () => undefined, acknowledged: () => undefined, fenced: () => undefined, ...over,
-  };
-}
-
-type Outcome = { partition: number; offsets: number[]; outcome: string; error?: string };
-function recorder() {
-  const outcomes: Outcome[] = [];
-  const offsets = (batches: ReadonlyArray<{ firstOffset: bigint; lastOffset: bigint }>) => batches.flatMap((b) => Array.from({ length: Number(b.lastOffset - b.firstOffset) + 1 }, (_, i) => Number(b.firstOffset) + i));
-  const acknowledged = (partition: number, batches: ReadonlyArray<{ firstOffset: bigint; lastOffset: bigint }>, outcome: string, error?: string) => void outcomes.push({ partition, offsets: offsets(batches), outcome, ...(error !== undefined ? { error } : {}) });
-  /** Offsets of `partition` with any outcome at all. */
-  const told = (partition: number) => new Set(outcomes.filter((x) => x.partition === partition).flatMap((x) => x.offsets));
-  return { outcomes, acknowledged, told };
-}
-
-/** Every offset of `partition` named in an acknowledgement batch sent to the broker. */
-const sentAcks = (t: { sent: Sent[] }, partition: number): number[] =>
-  t.sent.filter((x) => x.kind === 'fetch' || x.kind === 'ack').flatMap((x) => (x.input?.topics ?? []).flatMap((tp: { partitions: Array<{ partition: number; batches: Array<{ firstOffset: bigint; lastOffset: bigint }> }> }) =>
-    tp.partitions.filter((p) => p.partition === partition).flatMap((p) => p.batches.flatMap((b) => Array.from({ length: Number(b.lastOffset - b.firstOffset) + 1 }, (_, i) => Number(b.firstOffset) + i)))));
 
 describe('Review (issue 43): an answer that does not name a partition whose acknowledgements it carried', () => {
   it('ShareFetch: the acknowledgements get an outcome (or are sent again), not dropped without a word', async () => {
