@@ -36,7 +36,13 @@ async function drain(topic: string, codecOf: Compression[]): Promise<Harness> {
 
   const harness = await startRecorder({ topic, batchSize: 100 });
   const group = harness.trigger.consumerGroupId;
-  await waitFor('committed offsets at the log end', async () => (await offsets(group, topic)).every((p) => p.committed === p.logEnd && p.logEnd === PER_PARTITION), 60_000);
+  const atEnd = async () => (await offsets(group, topic)).every((p) => p.committed === p.logEnd && p.logEnd === PER_PARTITION);
+  // 8 s on a quiet machine; stop 51's CI, three times slower in that hour, passed 60 s: the bound is a hang guard.
+  await waitFor('committed offsets at the log end', atEnd, 120_000, 200, async () => {
+    const where = (await offsets(group, topic)).map((p) => `p${p.partition} ${p.committed}/${p.logEnd}`).join(', ');
+    const seen = harness.seen().flatMap(recordsOf).length;
+    return `committed/log end: ${where}; ${seen} records invoked in ${harness.seen().length} invocations; joins: ${JSON.stringify(harness.joins)}`;
+  });
 
   const delivered = harness.seen().flatMap(recordsOf);
   expect(delivered).toHaveLength(codecOf.length * PER_PARTITION);

@@ -78,14 +78,20 @@ export async function untilAnswered<T>(ask: () => Promise<T>, withinMs = 30_000)
   }
 }
 
-/** Polls `check` until it returns true; fails with `what` after `timeoutMs`. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000, everyMs = 200): Promise<void> {
+/**
+ * Polls `check` until it returns true; fails with `what` after `timeoutMs`, and with what `explain`
+ * says of the state then (a failure in CI, whose logs may be gone, should say where it stood).
+ */
+export async function waitFor(
+  what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000, everyMs = 200, explain?: () => string | Promise<string>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, everyMs));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  const state = explain ? `; ${await Promise.resolve().then(explain).catch((e: unknown) => `(its state could not be read: ${String(e)})`)}` : '';
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${state}`);
 }
 
 export interface ReadRecord {

@@ -15,7 +15,16 @@ export function testBroker(log: (line: string) => void, env: NodeJS.ProcessEnv =
   return ensureBroker({ instanceDir: testInstanceDir('kafka-test', env), port: testPort(28092, env), freshData: true, log });
 }
 
+/**
+ * How long a test waits for a registry to start: a cold start takes 5-10 s on a quiet machine and
+ * about 30 s beside the other lanes here, but stop 51's CI (three lanes on two slower cores) was
+ * still inside Quarkus's start after 60 s, the default a user gets.
+ */
+export const TEST_REGISTRY_START_MS = 150_000;
+
 /** Its H2 storage is in memory, so a new one begins empty. SCHEMA_REGISTRY_URL names one to use instead. */
 export function testRegistry(log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<RegistryHandle> {
-  return ensureRegistry({ instanceDir: testInstanceDir('registry-test', env), port: testPort(28181, env), managementPort: testPort(28182, env), log });
+  return ensureRegistry({
+    instanceDir: testInstanceDir('registry-test', env), port: testPort(28181, env), managementPort: testPort(28182, env), log, startTimeoutMs: TEST_REGISTRY_START_MS,
+  });
 }

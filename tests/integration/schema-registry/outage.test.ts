@@ -13,13 +13,14 @@ import { createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from 
 import { produceWithRegistry } from '../../support/registry-producer.ts';
 import { avroRecords, order, ORDER_AVRO } from './schemas.ts';
 import { testInstanceDir, testPort } from '../../support/ports.ts';
+import { TEST_REGISTRY_START_MS } from '../../support/services.ts';
 
 /** The next version of the value schema (BACKWARD compatible: a new field with a default): a schema id the poller has not seen. */
 const ORDER_V2 = JSON.stringify({ ...JSON.parse(ORDER_AVRO), fields: [...JSON.parse(ORDER_AVRO).fields, { name: 'coupon', type: ['null', 'string'], default: null }] });
 const v2Records = (n: number) => Array.from({ length: n }, (_, i) => ({ value: { format: 'avro' as const, schema: ORDER_V2, data: { ...order(i), coupon: `c${i}` } } }));
 
 const INSTANCE_DIR = testInstanceDir('registry-outage-test');
-const start = () => ensureRegistry({ instanceDir: INSTANCE_DIR, port: testPort(28191), managementPort: testPort(28192), persistent: true, log: (l) => console.log(`[registry:outage] ${l}`) });
+const start = () => ensureRegistry({ instanceDir: INSTANCE_DIR, port: testPort(28191), managementPort: testPort(28192), persistent: true, startTimeoutMs: TEST_REGISTRY_START_MS, log: (l) => console.log(`[registry:outage] ${l}`) });
 
 describe('schema registry: an outage mid-run', () => {
   const topic = uniqueName('sr-outage');
@@ -29,7 +30,7 @@ describe('schema registry: an outage mid-run', () => {
     rmSync(INSTANCE_DIR, { recursive: true, force: true });
     registry = await start();
     await createTopic(topic, 1);
-  });
+  }, TEST_REGISTRY_START_MS + 30_000);
   afterAll(async () => {
     await registry?.stop();
     await deleteTopic(topic);
@@ -60,5 +61,5 @@ describe('schema registry: an outage mid-run', () => {
     } finally {
       await h.stop();
     }
-  });
+  }, 180_000 + TEST_REGISTRY_START_MS); // the registry starts again inside the test
 });
