@@ -143,7 +143,7 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
         ...(native?.iam ? { nativeMsk: native.iam } : {}),
       });
       problems.push(...built.problems);
-      triggers.push(native?.eventSourceArn ? { ...built.trigger, eventSourceArn: native.eventSourceArn } : built.trigger);
+      triggers.push(kind === 'sluice' ? built.trigger : { ...built.trigger, emulates: kind, ...(native?.eventSourceArn ? { eventSourceArn: native.eventSourceArn } : {}) });
     }
   }
   problems.push(...duplicateGroupIds(triggers));

@@ -132,6 +132,11 @@ export interface TriggerSpec {
   schemaRegistry?: SchemaRegistrySpec;
   /** Where the trigger was declared, for messages: `functions.orders.events[0].sluice`. */
   path: string;
+  /**
+   * Set for a native `kafka` or `msk` event polled locally (`custom.sluice.emulateNativeEvents`):
+   * in AWS its event source mapping polls it, so the deployed poller service leaves it out.
+   */
+  emulates?: 'kafka' | 'msk';
 }
 
 /** `schemaRegistryConfig`, resolved (framework/config/schema-registry.ts). */

@@ -27,6 +27,15 @@ export interface ContainerConfig {
   metrics: { namespace: string; periodSeconds: number };
 }
 
+/**
+ * The triggers the deployed poller service runs: the enabled ones, less native `kafka` and `msk`
+ * events emulated locally (their event source mappings poll them in AWS: polling them here too
+ * would put a second consumer on the same group).
+ */
+export function deployedTriggers(service: Pick<ServiceSpec, 'triggers'>): TriggerSpec[] {
+  return service.triggers.filter((t) => t.enabled && t.emulates === undefined);
+}
+
 /** The namespace and period of the deployed poller's CloudWatch metrics. */
 export function metricsSettings(service: Pick<ServiceSpec, 'metrics'>): ContainerConfig['metrics'] {
   return { namespace: service.metrics?.namespace ?? EMF_DEFAULTS.namespace, periodSeconds: service.metrics?.periodSeconds ?? EMF_DEFAULTS.periodSeconds };
@@ -38,7 +47,7 @@ export function metricsSettings(service: Pick<ServiceSpec, 'metrics'>): Containe
  * local Kafka to fall back to.
  */
 export function containerConfig(service: ServiceSpec, lambdaNames: Readonly<Record<string, string>>): ContainerConfig {
-  const enabled = service.triggers.filter((t) => t.enabled);
+  const enabled = deployedTriggers(service);
   const noBrokers = enabled.filter((t) => !t.bootstrapServers?.length);
   if (noBrokers.length > 0) {
     throw new ConfigError(

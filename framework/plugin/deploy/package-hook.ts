@@ -11,6 +11,7 @@ import { getAt } from '../../config/path.ts';
 import type { TriggerSpec } from '../../config/types.ts';
 import { frameworkLogger } from '../framework-logger.ts';
 import { serviceOf, userError, type HookContext } from '../service.ts';
+import { deployedTriggers } from './container-config.ts';
 import { mergeFragment } from './merge.ts';
 import { checkMaxTasks } from './scaling.ts';
 import type { ScalingSettings } from './schema.ts';
@@ -27,9 +28,9 @@ export async function addPollerService(c: HookContext): Promise<void> {
   if (serverless.service.provider.name !== 'aws') return;
   try {
     const service = serviceOf(c);
-    const enabled = service.triggers.filter((t) => t.enabled);
+    const enabled = deployedTriggers(service);
     if (enabled.length === 0) {
-      utils.log.debug('sluice: no enabled sluice trigger, so no poller service in the template');
+      utils.log.debug('sluice: no enabled sluice trigger (emulated native events are AWS\'s to poll), so no poller service in the template');
       return;
     }
     const settings = deploySettings(getAt(serverless.configurationInput, ['custom', 'sluice', 'deploy']));

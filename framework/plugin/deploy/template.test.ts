@@ -55,6 +55,17 @@ describe('pollerTemplate', () => {
     expect(f.Parameters.SluiceImage).toEqual({ Type: 'String', Description: "The Sluice poller's container image (custom.sluice.deploy.image)", Default: 'example/sluice:1', MinLength: 1 });
   });
 
+  it('leaves emulated native kafka and msk events to their event source mappings: the service polls only sluice triggers', () => {
+    const native = { kafka: { accessConfigurations: { saslScram512Auth: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:k' }, topic: 'audit', bootstrapServers: ['b-1.kafka:9092'] } };
+    const msk = { msk: { arn: 'arn:aws:kafka:eu-west-1:123456789012:cluster/c/abc', topic: 'clicks' } };
+    const mixed = spec({ orders: { handler: 'functions/orders.handler', events: [{ sluice: { topic: 'orders' } }, native, msk] } }, { bootstrapServers: BROKERS, emulateNativeEvents: true });
+    expect(mixed.triggers.map((t) => t.topic)).toEqual(['orders', 'audit', 'clicks']); // all three run locally
+    const config = parseContainerConfig(env(build(mixed), TRIGGERS_ENV) as string);
+    expect(config.triggers.map((t) => t.topic)).toEqual(['orders']);
+    const onlyNative = spec({ orders: { handler: 'functions/orders.handler', events: [native, msk] } }, { bootstrapServers: BROKERS, emulateNativeEvents: true });
+    expect(pollerTemplate({ service: onlyNative, functions: deployed('orders'), settings: settings(), secretArns: [] })).toBeUndefined();
+  });
+
   it('lets the task role invoke exactly the functions with enabled triggers, once each, and nothing else', () => {
     expect(statements(build(), IDS.taskRole)).toEqual([
       {

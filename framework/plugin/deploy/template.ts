@@ -10,7 +10,7 @@ import { ConfigError } from '../../errors.ts';
 import { lambdaOverheadMs } from '../../invoke/lambda-overhead.ts';
 import { DESTINATION_SEND_TIMEOUT_MS } from '../../poller/delivery.ts';
 import { STOP_DEADLINE_ENV } from '../../poller/stop-deadline.ts';
-import { containerConfig, metricsSettings, serializeContainerConfig, TRIGGERS_ENV } from './container-config.ts';
+import { containerConfig, deployedTriggers, metricsSettings, serializeContainerConfig, TRIGGERS_ENV } from './container-config.ts';
 import { executionRole, taskRole, type Cfn } from './iam.ts';
 import { scalingResources } from './scaling.ts';
 import type { DeploySettings } from './settings.ts';
@@ -80,7 +80,7 @@ export interface TemplateFragment {
 /** Undefined when no trigger is enabled: there is nothing to run. */
 export function pollerTemplate(o: PollerTemplateInput): TemplateFragment | undefined {
   const { service, settings: s } = o;
-  const triggers = service.triggers.filter((t) => t.enabled);
+  const triggers = deployedTriggers(service);
   if (triggers.length === 0) return undefined;
   const functionKeys = [...new Set(triggers.map((t) => t.functionName))];
   const deployed = (key: string): DeployedFunction => {
