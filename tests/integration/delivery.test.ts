@@ -6,11 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutgoingRecord } from '../../framework/kafka/producer-port.ts';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
-import { brokers, createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { brokers, createTopic, deleteTopic, offsets, produce, recentTimestampBase, uniqueName, waitFor } from '../support/kafka.ts';
 
 const TOTAL = 10_000;
 const PARTITIONS = 3;
-const BASE_TS = Date.UTC(2026, 0, 1);
+const BASE_TS = recentTimestampBase();
 
 interface Produced extends OutgoingRecord {
   partition: number;

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordsOf, startRecorder, type Harness } from '../support/harness.ts';
-import { createTopic, deleteTopic, offsets, produce, uniqueName, waitFor } from '../support/kafka.ts';
+import { createTopic, deleteTopic, offsets, produce, recentTimestampBase, uniqueName, waitFor } from '../support/kafka.ts';
 
 describe('starting position and batching window', () => {
   const topics: string[] = [];
@@ -24,7 +24,7 @@ describe('starting position and batching window', () => {
 
   it('AT_TIMESTAMP starts at the first record at or after the timestamp (epoch seconds)', async () => {
     const topic = await newTopic('at-ts');
-    const base = Date.UTC(2026, 5, 1, 12, 0, 0);
+    const base = recentTimestampBase();
     await produce(topic, Array.from({ length: 10 }, (_, i) => ({ value: `v${i}`, timestamp: base + i * 1000 })));
     const h = await startRecorder({ topic, startingPosition: 'AT_TIMESTAMP', startingPositionTimestampMs: base + 5000 });
     harnesses.push(h);

@@ -23,7 +23,8 @@ describe('a kafka:// destination copy and retention', () => {
   });
 
   it('a record a week old, sent for its age to a destination keeping a day: the copy is stamped when sent, the original timestamp in a header', async () => {
-    await withAdmin((a) => a.ensureTopics([{ topic, partitions: 1 }, { topic: failed, partitions: 1, config: { 'retention.ms': String(DAY_MS) } }]));
+    // The source keeps records for ever: at the broker's default 7 days, a week-old record goes at its next retention check.
+    await withAdmin((a) => a.ensureTopics([{ topic, partitions: 1, config: { 'retention.ms': '-1' } }, { topic: failed, partitions: 1, config: { 'retention.ms': String(DAY_MS) } }]));
     const producedAt = Date.now() - 7 * DAY_MS;
     await produce(topic, [{ key: 'k0', value: 'old', timestamp: producedAt }]);
 

@@ -19,6 +19,15 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
+/**
+ * A fixed base for record timestamps a test asserts: the whole minute an hour ago. Records must be
+ * younger than the broker's retention (7 days): older ones go at its next retention check (every 5
+ * minutes), and a consumer starting from the earliest offset finds the log start at the log end.
+ * CI-8's codecs run (stamped 2026-01-01) joined, then waited 120 s on an empty log: its segment had
+ * been deleted and rolled at offset 150.
+ */
+export const recentTimestampBase = (): number => Math.floor((Date.now() - 3_600_000) / 60_000) * 60_000;
+
 export const kafka = () => createKafkaClient({ brokers: brokers(), logger: testLogger, retries: 3 });
 
 export async function withAdmin<T>(fn: (admin: ClusterAdmin) => Promise<T>): Promise<T> {
