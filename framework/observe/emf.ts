@@ -3,7 +3,9 @@
  * one CloudWatch Embedded Metric Format line per trigger to stdout, and the awslogs driver ships
  * it; CloudWatch Logs extracts the metrics. `OffsetLag` keeps AWS's name and meaning (the Kafka
  * trigger's metric): records behind, the Maximum across partitions. Each line carries the largest
- * lag of the partitions this task owns, so the Maximum over the tasks' lines is the trigger's.
+ * lag of the partitions this task owns, so the Maximum over the tasks' lines is the trigger's. A
+ * queue trigger's line carries its share group's whole backlog (every task reads the same), since
+ * any task takes records of any partition.
  * Invocations, Errors and Throttles count what happened since the previous line.
  *
  * Dimensions: [Service, FunctionName, Topic] per trigger, and [Service] alone, which the scaling

@@ -57,6 +57,11 @@ export interface SluiceEvents {
    * failed: sent again). `error` says why for all but `applied`; `ranges` are inclusive.
    */
   'queue.ack_result': { functionName: string; topic: string; partition: number; ranges: ReadonlyArray<{ from: number; until: number; type: QueueAckName }>; outcome: 'applied' | 'refused' | 'unsent' | 'unknown'; error?: string };
+  /**
+   * Queue mode, every few seconds: the share group's backlog per partition as the broker counts it
+   * (records not acknowledged yet, those in flight included), read by one member for the whole group.
+   */
+  'queue.lag': { functionName: string; topic: string; groupId: string; partitions: ReadonlyArray<{ partition: number; lag: number }> };
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   /** `done`: parallelizationFactor > 1, the ranges beyond `offset` the refused commit marked done. */

@@ -34,6 +34,24 @@ describe('PollerMetrics', () => {
     expect(value('sluice_queue_acknowledgements_total', { type: 'reject' })).toBe(1);
   });
 
+  it('shows a queue trigger\'s share-group lag per partition, and its whole backlog as the trigger\'s OffsetLag', async () => {
+    const events = new Instrumentation();
+    const triggers = [{ functionName: 'orders', topic: 'orders', consumerGroupId: 'g' }, { functionName: 'audit', topic: 'audit', consumerGroupId: 'a' }];
+    const metrics = new PollerMetrics(triggers, events);
+    events.emit('poller.batch_received', { functionName: 'audit', topic: 'audit', partition: 0, count: 5, firstOffset: 0, lastOffset: 4, lag: 5, highWatermark: 12 });
+    events.emit('queue.lag', { functionName: 'orders', topic: 'orders', groupId: 'g', partitions: [{ partition: 0, lag: 7 }, { partition: 1, lag: 30 }, { partition: 2, lag: 0 }] });
+    let value = await reader(metrics);
+    expect(value('sluice_share_group_lag', { partition: '1', group: 'g' })).toBe(30);
+    expect(value('sluice_share_group_lag', { topic: 'orders' })).toBe(37);
+    // Any poller takes records of any partition: the backlog is the sum; a stream trigger keeps its largest partition's lag.
+    expect(metrics.snapshot().map((t) => [t.functionName, t.offsetLag])).toEqual([['orders', 37], ['audit', 12]]);
+
+    events.emit('queue.lag', { functionName: 'orders', topic: 'orders', groupId: 'g', partitions: [{ partition: 0, lag: 0 }, { partition: 1, lag: 2 }, { partition: 2, lag: 0 }] });
+    value = await reader(metrics);
+    expect(value('sluice_share_group_lag', { topic: 'orders' })).toBe(2);
+    expect(metrics.snapshot()[0]!.offsetLag).toBe(2);
+  });
+
   it('derives lag from the fetch high watermark and the committed offset, and counts by outcome', async () => {
     const events = new Instrumentation();
     const metrics = new PollerMetrics([{ functionName: 'orders', topic: 'orders', consumerGroupId: 'g' }], events);

@@ -56,7 +56,11 @@ export interface TriggerTotals {
 }
 
 export interface TriggerSnapshot extends TriggerTotals {
-  /** The maximum of `sluice_offset_lag` over the partitions this member owns (0 with none fetched). */
+  /**
+   * Stream mode: the maximum of `sluice_offset_lag` over the partitions this member owns (0 with
+   * none fetched). Queue mode: the share group's whole backlog, every partition's
+   * `sluice_share_group_lag` summed, since any poller takes records of any partition.
+   */
   offsetLag: number;
 }
 
@@ -68,6 +72,8 @@ export class PollerMetrics {
   /** Per trigger: its label values and its invocation counter by outcome, made once (chunks reuse them). */
   private readonly triggerSeries = new Map<TriggerTotals, { labels: LabelValues<TriggerLabel>; outcomes: Map<string, ReturnType<Counter<TriggerLabel | 'outcome'>['labels']>> }>();
   private readonly unsubscribe: Array<() => void> = [];
+  /** Queue triggers: the share group's backlog at its last reading, all partitions summed. */
+  private readonly shareBacklog = new Map<TriggerTotals, number>();
 
   private readonly m = {
     lag: this.gauge('sluice_offset_lag', 'Records behind: the high watermark of the last fetch minus the committed offset.', PARTITION),
@@ -95,6 +101,7 @@ export class PollerMetrics {
     metadataBytes: this.gauge('sluice_commit_metadata_bytes', 'Length of the last commit\'s metadata: the records done beyond the committed offset (parallelizationFactor > 1).', PARTITION),
     acquired: this.counter('sluice_queue_records_acquired_total', 'Queue mode: records a share fetch acquired for this poller.', PARTITION),
     redelivered: this.counter('sluice_queue_redeliveries_total', 'Queue mode: records acquired at a delivery count above 1 (released, or their lock ran out, before).', PARTITION),
+    shareLag: this.gauge('sluice_share_group_lag', 'Queue mode: records of the partition the share group has not acknowledged yet, those in flight included, as the broker counts them (read every few seconds).', PARTITION),
     acknowledged: this.counter('sluice_queue_acknowledgements_total', 'Queue mode: records acknowledged, by type: accept (done or filtered), release (delivered again), reject (after the destination took it).', [...PARTITION, 'type']),
     heartbeatFailures: this.counter('sluice_heartbeat_failures_total', 'Heartbeats that failed (a rebalance, or the coordinator unreachable).', ['group']),
   };
@@ -127,6 +134,10 @@ export class PollerMetrics {
       const { labels } = this.series(e.functionName, e.topic, e.partition);
       this.m.acquired.inc(labels, e.count);
       if (e.redelivered) this.m.redelivered.inc(labels, e.redelivered);
+    });
+    on('queue.lag', (e) => {
+      for (const p of e.partitions) this.m.shareLag.set(this.series(e.functionName, e.topic, p.partition).labels, p.lag);
+      this.shareBacklog.set(this.totalsOf(e.functionName, e.topic), e.partitions.reduce((n, p) => n + p.lag, 0));
     });
     on('queue.acknowledged', (e) => this.m.acknowledged.inc({ ...this.series(e.functionName, e.topic, e.partition).labels, type: e.type }, e.count));
     on('poller.chunk_start', (e) => {
@@ -187,7 +198,7 @@ export class PollerMetrics {
     for (const s of this.partitions.values()) {
       if (s.owned && s.committed !== undefined) lag.set(s.trigger, Math.max(lag.get(s.trigger) ?? 0, s.highWatermark - s.committed));
     }
-    return [...this.totals.values()].map((t) => ({ ...t, offsetLag: Math.max(0, lag.get(t) ?? 0) }));
+    return [...this.totals.values()].map((t) => ({ ...t, offsetLag: Math.max(0, this.shareBacklog.get(t) ?? lag.get(t) ?? 0) }));
   }
 
   /** The exposition, in Prometheus text format. */

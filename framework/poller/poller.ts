@@ -191,7 +191,7 @@ export function createPoller(o: PollerOptions): Poller {
     logger,
     onGiveUp: o.onGiveUp,
     createMember: (hooks) => {
-      if (trigger.consumptionMode === 'queue') return createQueueMember({ trigger, kafka, runner: queueRunner(), concurrency: tuning.concurrency, logger, events, onCrash: hooks.onCrash });
+      if (trigger.consumptionMode === 'queue') return createQueueMember({ trigger, kafka, brokers: o.brokers, runner: queueRunner(), concurrency: tuning.concurrency, logger, events, onCrash: hooks.onCrash });
       const common = {
         groupId: trigger.consumerGroupId,
         topic: trigger.topic,

@@ -5,19 +5,23 @@
  * from the trigger's startingPosition (TRIM_HORIZON: earliest, LATEST: latest; like a stream
  * trigger's, it decides only where a group with no state yet begins), and `share.delivery.count.limit`
  * one past the deliveries Sluice makes, so the broker never gives a record up before Sluice has
- * sent it to the destination, even one delivered once more after its lock ran out.
+ * sent it to the destination, even one delivered once more after its lock ran out. While it runs it
+ * reads the group's backlog every few seconds (share-lag.ts) for /metrics and the scaling metric.
  */
 import type { Kafka } from 'kafkajs';
 import { groupDeliveryLimit } from '../config/queue-mode.ts';
 import type { TriggerSpec } from '../config/types.ts';
 import { kafkajsShareTransport } from '../kafka/kafkajs/share-transport.ts';
 import type { GroupMember } from '../kafka/member-port.ts';
+import { ClusterAdmin } from '../kafka/kafkajs/admin.ts';
 import { alterGroupConfig } from '../kafka/share/group-messages.ts';
+import { readShareGroup } from '../kafka/share/share-group.ts';
 import type { AckBatch } from '../kafka/share/messages.ts';
 import { ShareMember } from '../kafka/share/share-member.ts';
 import type { Instrumentation, QueueAckName } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import type { QueueRunner } from './queue-runner.ts';
+import { watchShareLag, type PartitionBacklog, type ShareLagWatch } from './share-lag.ts';
 
 /**
  * What one share fetch may bring back (the broker sends a first batch larger than this whole). It
@@ -26,9 +30,11 @@ import type { QueueRunner } from './queue-runner.ts';
 const FETCH_MAX_BYTES = 1024 * 1024;
 
 export function createQueueMember(o: {
-  trigger: TriggerSpec; kafka: Kafka; runner: QueueRunner; concurrency: number; logger: Logger; events: Instrumentation; onCrash(error: Error): void;
+  trigger: TriggerSpec; kafka: Kafka; brokers: string[]; runner: QueueRunner; concurrency: number; logger: Logger; events: Instrumentation; onCrash(error: Error): void;
 }): GroupMember {
   const { trigger } = o;
+  let lag: ShareLagWatch | undefined;
+  let admin: Promise<ClusterAdmin> | undefined;
   const transport = kafkajsShareTransport(o.kafka);
   const started = Date.now();
   const member = new ShareMember({
@@ -62,9 +68,23 @@ export function createQueueMember(o: {
         );
       }
       await member.start();
+      lag = watchShareLag({
+        read: async () => {
+          const logs = await (admin ??= ClusterAdmin.connect(o.kafka, o.brokers).catch((e: unknown) => {
+            admin = undefined;
+            throw e;
+          })).then((a) => a.topicOffsets(trigger.topic));
+          const { partitions } = await readShareGroup(transport, trigger.consumerGroupId, trigger.topic, logs, reset);
+          return partitions.flatMap((p): PartitionBacklog[] => (p.lag === null ? [] : [{ partition: p.partition, lag: p.lag }]));
+        },
+        report: (partitions) => o.events.emit('queue.lag', { functionName: trigger.functionName, topic: trigger.topic, groupId: trigger.consumerGroupId, partitions }),
+        logger: o.logger,
+      });
       o.logger.info(`queue mode: a member of share group ${trigger.consumerGroupId} (every poller takes records of every partition, each record acknowledged on its own)`);
     },
     async stop(deadlineAt) {
+      await lag?.stop();
+      await (await admin?.catch(() => undefined))?.disconnect().catch(() => undefined);
       await o.runner.stop();
       await member.stop(deadlineAt);
       await transport.close().catch(() => undefined);

@@ -10,6 +10,7 @@ import { failurePolicy, recordsOf, startRecorder, type Harness } from '../suppor
 import { kafkajsShareTransport } from '../../framework/kafka/kafkajs/share-transport.ts';
 import { alterGroupConfig } from '../../framework/kafka/share/group-messages.ts';
 import { createTopic, deleteTopic, kafka, produce, readTopic, uniqueName, waitFor } from '../support/kafka.ts';
+import { scrape } from '../support/prometheus.ts';
 
 const topics: string[] = [];
 const harnesses: Harness[] = [];
@@ -81,3 +82,22 @@ it('sends a poison record to the destination though the group\'s delivery limit 
   expect(sent!.headers['sluice-failure-attempts']?.toString()).toBe('5'); // maximumRetryAttempts unset: 4 retries
   expect(h.seen().filter((s) => recordsOf(s).some((r) => r.offset === 2))).toHaveLength(5);
 }, 120_000);
+
+it('shows the share group\'s backlog on /metrics while records wait, and 0 once every record is accepted', async () => {
+  const { topic, onFailure } = await queueTopic(2);
+  await produce(topic, Array.from({ length: 40 }, (_, i) => ({ value: `v${i}`, partition: i % 2 })));
+  // One invocation of 5 records at a time, a second each: the backlog takes at least 8 s to drain.
+  const h = await startRecorder({ topic, consumptionMode: 'queue', batchSize: 5, concurrency: 1, env: { SLEEP_MS: '1000' }, failure: failurePolicy({ onFailure }), httpPort: 0 });
+  harnesses.push(h);
+  const backlog = async () => (await scrape(h.httpUrl!)).samples('sluice_share_group_lag', { topic });
+  const highest: number[] = [];
+  await waitFor('a backlog on /metrics', async () => {
+    const s = await backlog();
+    highest.push(s.reduce((n, x) => n + x.value, 0));
+    return s.length === 2 && highest.at(-1)! > 0;
+  }, 30_000);
+  await waitFor('40 records invoked', () => h.seen().flatMap(recordsOf).length >= 40, 60_000);
+  await waitFor('the backlog 0 on both partitions', async () => (await backlog()).every((x) => x.value === 0) && (await backlog()).length === 2, 30_000);
+  expect(Math.max(...highest)).toBeLessThanOrEqual(40);
+  expect(new Set(h.seen().flatMap(recordsOf).map((r) => `${r.partition}@${r.offset}`)).size).toBe(40);
+}, 150_000);

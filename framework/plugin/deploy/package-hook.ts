@@ -74,8 +74,11 @@ export async function addPollerService(c: HookContext): Promise<void> {
 /**
  * maxTasks against the largest trigger topic's partition count, read from the brokers when they
  * answer from here; when they do not (a cluster inside a VPC), a warning says it was not checked.
+ * Not checked with a queue trigger: every task takes records of every partition of a share group,
+ * so tasks beyond the partition count help it.
  */
 async function checkScaling(c: HookContext, scaling: ScalingSettings, triggers: TriggerSpec[]): Promise<void> {
+  if (triggers.some((t) => t.consumptionMode === 'queue')) return;
   const { readPartitionCounts } = await import('./partition-counts.ts');
   let counts: Map<string, number>;
   try {

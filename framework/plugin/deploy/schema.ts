@@ -112,7 +112,7 @@ export const sluiceDeploySchema = {
     },
     scaling: {
       description:
-        'scaling lets Application Auto Scaling run between minTasks and maxTasks poller tasks, tracking the OffsetLag metric (the largest lag of any trigger) ' +
+        'scaling lets Application Auto Scaling run between minTasks and maxTasks poller tasks, tracking the OffsetLag metric (the largest lag of any trigger; a queue trigger\'s is its share group\'s whole backlog) ' +
         'at targetLag records, like provisioned pollers, e.g. "scaling: { minTasks: 1, maxTasks: 6, targetLag: 1000 }"; omit it for a fixed desiredCount.',
       type: 'object',
       properties: {
@@ -123,7 +123,7 @@ export const sluiceDeploySchema = {
           maximum: 100,
         },
         maxTasks: {
-          description: "maxTasks is the most poller tasks, an integer 1–100, at least minTasks and at most the largest trigger topic's partition count.",
+          description: "maxTasks is the most poller tasks, an integer 1–100, at least minTasks and at most the largest trigger topic's partition count (any, with a queue trigger: every task takes records of every partition).",
           type: 'integer',
           minimum: 1,
           maximum: 100,
