@@ -129,9 +129,9 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
       const at = formatPath(['functions', name, 'events', index, kind]);
       const resolved = read('functions', name, 'events', index, kind);
       if (resolved === FAILED) continue;
-      const native = kind === 'sluice' || !isPlainObject(resolved) ? undefined : fromNativeEvent(kind, resolved);
+      const native = kind === 'sluice' || !isPlainObject(resolved) ? undefined : fromNativeEvent(kind, resolved, at);
       const checked = checkSluiceEvent(native ? native.input : resolved, at);
-      problems.push(...checked.problems);
+      problems.push(...(native?.problems ?? []), ...checked.problems);
       if (checked.value === undefined) continue;
       const brokers = checked.value.bootstrapServers === undefined ? fallbackBrokers() : undefined;
       const built = buildTrigger(settings.settings, checked.value, {
@@ -141,6 +141,7 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
         serviceTuning: custom.tuning,
         triggersOfFunction: events.length,
         ...(native?.iam ? { nativeMsk: native.iam } : {}),
+        ...(kind === 'kafka' ? { nativeKafka: true } : {}),
       });
       problems.push(...built.problems);
       triggers.push(kind === 'sluice' ? built.trigger : { ...built.trigger, emulates: kind, ...(native?.eventSourceArn ? { eventSourceArn: native.eventSourceArn } : {}) });

@@ -35,4 +35,41 @@ describe('native kafka and msk events', () => {
     (bad.functions.orders.events[0] as { kafka: Record<string, unknown> }).kafka.batchSize = 0;
     expect(() => resolveService(bad, { rootDir: '/x', env: {} })).toThrow(/functions\.orders\.events\[0\]\.kafka\.batchSize: must be at least 1/);
   });
+
+  describe('a kafka event with consumptionMode (queue mode, as AWS deploys it: plugin/deploy/native-queue.ts)', () => {
+    const service = (kafka: Record<string, unknown>, msk?: Record<string, unknown>) => ({
+      service: 'shop', provider: { name: 'aws' }, custom: { sluice: { emulateNativeEvents: true } },
+      functions: { orders: { handler: 'functions/orders.handler', events: [{ kafka: { accessConfigurations: { saslScram512Auth: 'arn:aws:secretsmanager:us-east-1:1:secret:x' }, topic: 'orders', ...kafka } }, ...(msk ? [{ msk: { arn: 'arn:aws:kafka:us-east-1:1:cluster/c/abc', topic: 'clicks', ...msk } }] : [])] } },
+    });
+    const problems = (doc: ReturnType<typeof service>) => {
+      try {
+        resolveService(doc, { rootDir: '/x', env: {} });
+        return [];
+      } catch (e) {
+        return (e as Error).message.split('\n').slice(1).map((l) => l.trim().replace(/^- /, ''));
+      }
+    };
+
+    it('runs as a queue trigger, its onFailureDestination the on-failure destination; Queue as AWS spells it, or queue', () => {
+      for (const mode of ['Queue', 'queue']) {
+        const [t] = resolveService(service({ consumptionMode: mode, onFailureDestination: 'kafka://orders-failed' }), { rootDir: '/x', env: {} }).triggers;
+        expect(t).toMatchObject({ consumptionMode: 'queue', emulates: 'kafka', failure: { onFailure: { kind: 'kafka', topic: 'orders-failed' } } });
+      }
+      const [stream] = resolveService(service({ consumptionMode: 'Stream', onFailureDestination: 'arn:aws:sqs:us-east-1:111122223333:orders-dlq' }), { rootDir: '/x', env: {} }).triggers;
+      expect(stream!.consumptionMode).toBeUndefined();
+      expect(stream!.failure.onFailure).toMatchObject({ kind: 'sqs' });
+    });
+
+    it('names the native properties in its problems: onFailureDestination is required, startingPosition refused; MSK has no queue mode', () => {
+      expect(problems(service({ consumptionMode: 'Queue' }))).toEqual([
+        'functions.orders.events[0].kafka.onFailureDestination is required in queue mode: the broker gives a record up after a number of deliveries, and Sluice sends it to the destination before then. Add onFailureDestination: kafka://<topic> (or an SQS queue, SNS topic or S3 bucket ARN).',
+      ]);
+      expect(problems(service({ consumptionMode: 'Queue', onFailureDestination: 'kafka://f', startingPosition: 'TRIM_HORIZON' }))).toEqual([
+        "functions.orders.events[0].kafka.startingPosition: AWS's event source mapping takes no starting position in queue mode (it refuses StartingPosition). Remove it; locally the share group then starts at the earliest record.",
+      ]);
+      expect(problems(service({}, { consumptionMode: 'Queue' }))).toEqual([
+        "functions.orders.events[1].msk.consumptionMode: AWS's queue mode reads self-managed Kafka only (a kafka event), not MSK. Remove it, or use a sluice event with consumptionMode: queue.",
+      ]);
+    });
+  });
 });

@@ -4,6 +4,9 @@
  * source mappings and AWS polls; locally nothing would run them. Sluice takes the properties
  * both understand and polls with the same event bytes and commit-after-success semantics;
  * `accessConfigurations` (secrets that only exist in AWS) is read past, not resolved.
+ * `onFailureDestination` is the on-failure destination, as AWS deploys it; a `kafka` event's
+ * `consumptionMode` (Sluice's addition to its schema, AWS's SelfManagedKafkaEventSourceConfig
+ * ConsumptionMode, plugin/deploy/native-queue.ts) makes it a queue trigger.
  */
 import { isPlainObject } from './path.ts';
 
@@ -38,12 +41,20 @@ export function nativeEventIndexes(fn: unknown): NativeEvent[] {
 export function fromNativeEvent(
   kind: NativeKind,
   raw: Record<string, unknown>,
-): { input: Record<string, unknown>; eventSourceArn?: string; iam?: { clusterArn: string | undefined } } {
+  at: string,
+): { input: Record<string, unknown>; problems: string[]; eventSourceArn?: string; iam?: { clusterArn: string | undefined } } {
   const input: Record<string, unknown> = {};
   for (const key of SHARED) if (raw[key] !== undefined && raw[key] !== null) input[key] = raw[key];
+  if (typeof raw.onFailureDestination === 'string') input.destinationConfig = { onFailure: { destination: raw.onFailureDestination } };
+  const problems: string[] = [];
+  const mode = typeof raw.consumptionMode === 'string' ? raw.consumptionMode.toLowerCase() : raw.consumptionMode;
+  if (mode !== undefined && mode !== null) {
+    if (kind === 'kafka') input.consumptionMode = mode;
+    else problems.push(`${at}.consumptionMode: AWS's queue mode reads self-managed Kafka only (a kafka event), not MSK. Remove it, or use a sluice event with consumptionMode: queue.`);
+  }
   if (kind === 'kafka' && raw.bootstrapServers !== undefined) input.bootstrapServers = raw.bootstrapServers;
-  if (kind !== 'msk') return { input };
+  if (kind !== 'msk') return { input, problems };
   const arn = typeof raw.arn === 'string' ? raw.arn : undefined;
   const iam = raw.saslScram512 === undefined || raw.saslScram512 === null ? { iam: { clusterArn: arn } } : {};
-  return { input, ...(arn === undefined ? {} : { eventSourceArn: arn }), ...iam };
+  return { input, problems, ...(arn === undefined ? {} : { eventSourceArn: arn }), ...iam };
 }

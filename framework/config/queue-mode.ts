@@ -17,7 +17,12 @@ export const MAX_GROUP_DELIVERY_LIMIT = 10;
 export const DEFAULT_QUEUE_RETRIES = 4;
 const MAX_QUEUE_RETRIES = MAX_GROUP_DELIVERY_LIMIT - 2;
 
-export function queueModeProblems(event: SluiceEventInput, path: string): string[] {
+/**
+ * `native`: the event is a native `kafka` event emulated locally, whose own properties the messages
+ * name (`onFailureDestination`), and which AWS deploys: its event source mapping takes no
+ * starting position in queue mode.
+ */
+export function queueModeProblems(event: SluiceEventInput, path: string, native = false): string[] {
   if (event.consumptionMode !== 'queue') return [];
   const at = (field: string) => `${path}.${field}`;
   const problems: string[] = [];
@@ -27,9 +32,13 @@ export function queueModeProblems(event: SluiceEventInput, path: string): string
   if (event.maximumBatchingWindow !== undefined) problems.push(`${at('maximumBatchingWindow')} is for stream mode: a share fetch hands over what is there. Remove it.`);
   if (event.bisectBatchOnFunctionError) problems.push(`${at('bisectBatchOnFunctionError')} is for stream mode: in queue mode each record of a failed invocation is released and delivered again on its own. Remove it.`);
   if (event.groupInstanceId !== undefined) problems.push(`${at('groupInstanceId')} is for stream mode (static membership of a consumer group). Remove it.`);
-  if (event.startingPosition === 'AT_TIMESTAMP') problems.push(`${at('startingPosition')}: AT_TIMESTAMP is for stream mode; a share group starts at TRIM_HORIZON (earliest) or LATEST.`);
+  if (native && event.startingPosition !== undefined) {
+    problems.push(`${at('startingPosition')}: AWS's event source mapping takes no starting position in queue mode (it refuses StartingPosition). Remove it; locally the share group then starts at the earliest record.`);
+  } else if (event.startingPosition === 'AT_TIMESTAMP') problems.push(`${at('startingPosition')}: AT_TIMESTAMP is for stream mode; a share group starts at TRIM_HORIZON (earliest) or LATEST.`);
   if (event.schemaRegistryConfig !== undefined) problems.push(`${at('schemaRegistryConfig')} is not supported in queue mode yet: decode in the handler, or use stream mode.`);
-  if (!event.destinationConfig?.onFailure) {
+  if (!event.destinationConfig?.onFailure && native) {
+    problems.push(`${at('onFailureDestination')} is required in queue mode: the broker gives a record up after a number of deliveries, and Sluice sends it to the destination before then. Add onFailureDestination: kafka://<topic> (or an SQS queue, SNS topic or S3 bucket ARN).`);
+  } else if (!event.destinationConfig?.onFailure) {
     problems.push(`${at('destinationConfig.onFailure')} is required in queue mode: the broker gives a record up after a number of deliveries, and Sluice sends it to the destination before then. Add destinationConfig: { onFailure: { destination: kafka://<topic> } }.`);
   }
   const retries = event.maximumRetryAttempts;

@@ -225,7 +225,7 @@ export const sluiceEventSchema = {
       default: 1,
     },
     consumptionMode: {
-      $comment: 'AWS: ProvisionedPollerConfig ConsumptionMode (queue mode, share groups, KIP-932)',
+      $comment: 'AWS: SelfManagedKafkaEventSourceConfig.ConsumptionMode (queue mode, share groups, KIP-932)',
       description:
         'consumptionMode is stream (a consumer group: each partition to one poller, in order, offsets committed) ' +
         'or queue (a share group: every poller takes records of every partition, each record accepted, released for a retry or rejected; no order; Kafka 4.2 or later).',

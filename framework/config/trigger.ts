@@ -81,6 +81,8 @@ export interface TriggerContext {
    * its cluster ARN when `arn` is a string. A `sluice:` event says it with its own `arn`.
    */
   nativeMsk?: { clusterArn: string | undefined };
+  /** Set for an emulated native `kafka` event: its problems name the native event's own properties. */
+  nativeKafka?: boolean;
 }
 
 export function buildTrigger(
@@ -127,7 +129,7 @@ export function buildTrigger(
   if (startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp !== undefined) {
     trigger.startingPositionTimestampMs = Math.round(event.startingPositionTimestamp * 1000);
   }
-  return { trigger, problems: [...(own?.problems ?? []), ...queueModeProblems(event, context.path), ...(orderingProblem && event.consumptionMode !== 'queue' ? [orderingProblem] : []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...engine.problems, ...failure.problems, ...filters.problems, ...access.problems, ...(registry?.problems ?? [])] };
+  return { trigger, problems: [...(own?.problems ?? []), ...queueModeProblems(event, context.path, context.nativeKafka === true), ...(orderingProblem && event.consumptionMode !== 'queue' ? [orderingProblem] : []), ...(groupProblem ? [groupProblem] : []), ...group.problems, ...engine.problems, ...failure.problems, ...filters.problems, ...access.problems, ...(registry?.problems ?? [])] };
 }
 
 /** A positive number (numeric strings from `${env:…}` accepted), undefined when not set. */

@@ -9,6 +9,7 @@
 import { pluginOptions } from '../cli/command-spec.ts';
 import { CREATE_TOPICS, GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
 import { useFrontDoor } from '../front-door.ts';
+import { KAFKA_EVENT_PROPERTIES } from './deploy/native-queue.ts';
 import { PRODUCE_OPTIONS } from './produce-options.ts';
 import type { CliOptions, CommandDefinition, PluginUtils, Serverless } from './serverless-api.ts';
 
@@ -106,6 +107,8 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
       const schemas = serverless.configSchemaHandler;
       schemas.defineFunctionEvent('aws', 'sluice', { type: 'object' });
       schemas.defineCustomProperties({ properties: { sluice: { type: 'object' } } });
+      // AWS's queue mode on the framework's own kafka event, which osls does not know yet (deploy/native-queue.ts).
+      schemas.defineFunctionEventProperties('aws', 'kafka', KAFKA_EVENT_PROPERTIES);
 
       const context = { serverless, options, utils };
       this.hooks = {
@@ -127,7 +130,12 @@ export function createSluicePlugin(load: LoadModule): SluicePluginClass {
         'before:package:function:package': async () =>
           (await buildHook()).bundleFunctions(context, typeof options.function === 'string' ? options.function : undefined),
         // The compiled template holds every function by now: add the poller's ECS service (deploy/).
-        'package:compileEvents': async () => (await packageHook()).addPollerService(context),
+        // Native kafka events with consumptionMode: Queue get it on their event source mappings first.
+        'package:compileEvents': async () => {
+          const hook = await packageHook();
+          hook.markNativeQueueEvents(context);
+          await hook.addPollerService(context);
+        },
         // Packaged (or restored from --package): a parameter of the poller's with no value stops the deploy here, not in CloudFormation.
         'before:deploy:deploy': async () => ((await load('./deploy/deploy-check.ts')) as DeployCheck).checkDeployParameters(context),
       };

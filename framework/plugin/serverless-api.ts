@@ -27,6 +27,8 @@ export interface PluginUtils {
 
 export interface SchemaHandler {
   defineFunctionEvent(provider: string, event: string, schema: object): void;
+  /** Adds properties to an event the framework defines (osls 3 and 4 both have it). */
+  defineFunctionEventProperties(provider: string, event: string, schema: { properties: Record<string, object> }): void;
   defineCustomProperties(schema: { properties: Record<string, object> }): void;
 }
 
@@ -57,7 +59,7 @@ export interface Serverless {
     /** A function as the framework normalised it: `name` is its deployed name (`<service>-<stage>-<function>` by default). */
     getFunction(functionName: string): FrameworkFunction;
   };
-  getProvider(name: 'aws'): { naming: { getLambdaLogicalId(functionName: string): string }; getRuntime(runtime?: string): string };
+  getProvider(name: 'aws'): { naming: { getLambdaLogicalId(functionName: string): string; getKafkaEventLogicalId(functionName: string, topic: string): string }; getRuntime(runtime?: string): string };
   configSchemaHandler: SchemaHandler;
   classes: { Error: new (message: string, code?: string) => Error };
 }
@@ -70,6 +72,8 @@ export interface FrameworkFunction {
   runtime?: string;
   environment?: Record<string, unknown>;
   package?: { individually?: boolean; artifact?: string; disable?: boolean; patterns?: string[] };
+  /** As written, variables resolved. */
+  events?: unknown[];
 }
 
 /** The template `serverless package` compiles (complete with functions by `package:compileEvents`). */

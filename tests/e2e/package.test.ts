@@ -242,6 +242,32 @@ describe('serverless package with scaling', () => {
   });
 });
 
+describe('serverless package with queue mode', () => {
+  it('scales a queue trigger past its partitions, and deploys a native kafka event with consumptionMode: Queue as a queue mapping (cfn-lint clean)', () => {
+    const yml =
+      `service: shop\nframeworkVersion: '3'\nconfigValidationMode: error\nplugins:\n  - ${PLUGIN}\nprovider:\n  name: aws\n  runtime: nodejs24.x\n  stage: prod\n  region: eu-west-1\n` +
+      'custom:\n  sluice:\n    deploy:\n      image: example/sluice:1.0\n      scaling: { minTasks: 1, maxTasks: 8, targetLag: 200 }\n' +
+      'functions:\n  orders:\n    handler: functions/orders.handler\n    events:\n      - sluice:\n          topic: orders\n          bootstrapServers: 127.0.0.1:1\n' +
+      '          consumptionMode: queue\n          destinationConfig: { onFailure: { destination: "kafka://orders-failed" } }\n' +
+      '  audit:\n    handler: functions/orders.handler\n    events:\n      - kafka:\n          topic: audit\n          bootstrapServers: [b-1.kafka.example:9092]\n' +
+      '          accessConfigurations: { saslScram512Auth: "arn:aws:secretsmanager:eu-west-1:123456789012:secret:kafka-AbCdEf" }\n' +
+      '          consumerGroupId: audit-share\n          consumptionMode: Queue\n          onFailureDestination: "arn:aws:sqs:eu-west-1:123456789012:audit-dlq"\n';
+    const { template, templateFile, output } = packaged(serviceDir(yml), {});
+    // Tasks beyond the partitions take records too: maxTasks is not read against them (the brokers here would not even answer).
+    expect(output).not.toMatch(/not checked against the topics' partition counts/);
+    expect(template.Resources.SluiceScalableTarget!.Properties).toMatchObject({ MinCapacity: 1, MaxCapacity: 8 });
+    const [mappingId, ...others] = ofType(template, 'AWS::Lambda::EventSourceMapping');
+    expect(others).toEqual([]);
+    const mapping = template.Resources[mappingId!]!.Properties;
+    expect(mapping.SelfManagedKafkaEventSourceConfig).toEqual({ ConsumerGroupId: 'audit-share', ConsumptionMode: 'Queue' });
+    expect(mapping).not.toHaveProperty('StartingPosition');
+    expect(mapping.DestinationConfig).toEqual({ OnFailure: { Destination: 'arn:aws:sqs:eu-west-1:123456789012:audit-dlq' } });
+    // The native event is AWS's to poll: the poller service invokes only the sluice trigger's function.
+    expect(policy(template, 'SluiceTaskRole').find((st) => st.Action.includes('lambda:InvokeFunction'))!.Resource).toEqual([{ 'Fn::GetAtt': ['OrdersLambdaFunction', 'Arn'] }]);
+    cfnLint(templateFile);
+  });
+});
+
 describe('the packaged poller container', () => {
   const topic = uniqueName('deploy-e2e');
   const invoked: Array<{ name: string; records: number }> = [];

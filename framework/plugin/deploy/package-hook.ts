@@ -13,12 +13,29 @@ import { frameworkLogger } from '../framework-logger.ts';
 import { serviceOf, userError, type HookContext } from '../service.ts';
 import { deployedTriggers } from './container-config.ts';
 import { mergeFragment } from './merge.ts';
+import { kafkaEvents, markQueueMappings } from './native-queue.ts';
 import { checkMaxTasks } from './scaling.ts';
 import type { ScalingSettings } from './schema.ts';
 import { declaredSecretArns } from './secrets.ts';
 import { deploySettings } from './settings.ts';
 import { namedInStackParameters, parametersWarning, parametersWithoutValue, stackParameterGiven, stackParameterValue } from './stack-parameters.ts';
 import { IDS, pollerTemplate, type DeployedFunction } from './template.ts';
+
+/** Native `kafka` events with consumptionMode: Queue: the mode on their compiled event source mappings (./native-queue.ts). */
+export function markNativeQueueEvents(c: HookContext): void {
+  const { serverless, utils } = c;
+  if (serverless.service.provider.name !== 'aws') return;
+  try {
+    const template = serverless.service.provider.compiledCloudFormationTemplate;
+    const events = kafkaEvents(serverless.service.getAllFunctions().map((key) => ({ key, events: serverless.service.getFunction(key).events })));
+    if (template === undefined || events.length === 0) return;
+    const naming = serverless.getProvider('aws').naming;
+    const marked = markQueueMappings(events, template.Resources, (fn, topic) => naming.getKafkaEventLogicalId(fn, topic));
+    if (marked.length > 0) utils.log.info(`Sluice: ConsumptionMode Queue on ${marked.join(', ')} (kafka events with consumptionMode: Queue)`);
+  } catch (e) {
+    throw userError(c, e);
+  }
+}
 
 /** osls's name for the template a new stack is created from (naming.getCoreTemplateFileName()). */
 const CORE_TEMPLATE = 'cloudformation-template-create-stack.json';
