@@ -59,6 +59,8 @@ export function createQueueMember(o: {
       const limit = groupDeliveryLimit(trigger.failure.maximumRetryAttempts);
       const settings = { 'share.auto.offset.reset': reset, 'share.delivery.count.limit': String(limit) };
       const set = await transport.send('any', alterGroupConfig(trigger.consumerGroupId, settings)).catch((e: unknown) => ({ errorCode: -1, errorMessage: (e as Error).message }));
+      // A cluster without share groups refuses the settings too: the member's start says what it needs, and this is moot.
+      await member.start();
       if (set.errorCode !== 0) {
         o.logger.warn(
           `could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}) and share.delivery.count.limit to ${limit}: ` +
@@ -67,7 +69,6 @@ export function createQueueMember(o: {
           { error: set.errorCode, message: set.errorMessage },
         );
       }
-      await member.start();
       lag = watchShareLag({
         read: async () => {
           const logs = await (admin ??= ClusterAdmin.connect(o.kafka, o.brokers).catch((e: unknown) => {

@@ -50,6 +50,8 @@ export interface BrokerOptions {
   oauthBearer?: { keystorePemFile: string };
   /** Further server.properties settings, after (and over) the defaults: a test of a broker configured unlike Kafka's defaults. */
   settings?: Record<string, string | number | boolean>;
+  /** Feature levels the storage is formatted with (`kafka-storage format --feature`), e.g. `{ 'share.version': 0 }`: a cluster without share groups; needs freshly formatted data. */
+  features?: Record<string, number>;
 }
 
 export interface BrokerHandle {
@@ -87,7 +89,7 @@ export async function ensureBroker(opts: BrokerOptions = {}): Promise<BrokerHand
     const running = await findRunning(paths, log);
     const sasl = opts.sasl && saslListener(cfg.port, cfg.controllerPort, opts.sasl.users, opts.sasl.authorizer);
     const oauth = opts.oauthBearer && oauthBearerListener(cfg.port, cfg.controllerPort, opts.oauthBearer.keystorePemFile);
-    const handle = running ? await reuse(running, cfg, paths, log) : await startNew(cfg, paths, opts.freshData ?? false, log, { sasl, oauth, advertisedPort: opts.advertisedPort, settings: opts.settings });
+    const handle = running ? await reuse(running, cfg, paths, log) : await startNew(cfg, paths, opts.freshData ?? false, log, { sasl, oauth, advertisedPort: opts.advertisedPort, settings: opts.settings, features: opts.features });
     return {
       ...handle,
       ...(sasl ? { saslBootstrap: `127.0.0.1:${sasl.port}` } : {}),
@@ -157,9 +159,9 @@ async function reuse(running: Running, cfg: ResolvedBrokerConfig, paths: Instanc
 
 async function startNew(
   cfg: ResolvedBrokerConfig, paths: InstancePaths, freshData: boolean, log: (line: string) => void,
-  extra: { sasl?: SaslListener | undefined; oauth?: OAuthBearerListener | undefined; advertisedPort?: number | undefined; settings?: Record<string, string | number | boolean> | undefined },
+  extra: { sasl?: SaslListener | undefined; oauth?: OAuthBearerListener | undefined; advertisedPort?: number | undefined; settings?: Record<string, string | number | boolean> | undefined; features?: Record<string, number> | undefined },
 ): Promise<BrokerHandle> {
-  const { sasl, oauth, advertisedPort, settings } = extra;
+  const { sasl, oauth, advertisedPort, settings, features } = extra;
   const java = await checkJava(process.env);
   await ensureJars({ kafkaDir: KAFKA_DIR, libDir: LIB_DIR, version: KAFKA_VERSION, log });
   const extraPorts = [...(sasl ? [[sasl.port, 'SASL'] as const] : []), ...(oauth ? [[oauth.port, 'OAUTHBEARER'] as const] : [])];
@@ -176,7 +178,8 @@ async function startNew(
     if (err.code !== 'ENOENT') throw err;
   });
   if (!isFormatted(paths.dataDir)) {
-    const clusterId = await formatStorage({ java, libDir: LIB_DIR, serverProperties: paths.serverProperties, log4jProperties: paths.log4jProperties, ...(sasl ? { extraArgs: scramFormatArgs(sasl) } : {}) });
+    const extraArgs = [...(sasl ? scramFormatArgs(sasl) : []), ...Object.entries(features ?? {}).flatMap(([name, level]) => ['--feature', `${name}=${level}`])];
+    const clusterId = await formatStorage({ java, libDir: LIB_DIR, serverProperties: paths.serverProperties, log4jProperties: paths.log4jProperties, ...(extraArgs.length ? { extraArgs } : {}) });
     log(`Formatted new KRaft storage in ${paths.dataDir} (cluster ${clusterId}).`);
   }
 

@@ -31,11 +31,15 @@ export interface ShareMemberOptions {
   onAcknowledged?(partition: number, batches: readonly AckBatch[], outcome: AckOutcome, error?: string): void;
 }
 
+/** What a cluster without share groups needs (Kafka 4.4 still lists the share RPCs then, and refuses the heartbeat). */
+export const NEEDS_SHARE_GROUPS =
+  'queue mode needs share groups: Kafka 4.2 or later with the share.version feature at 1 or above (kafka-features --bootstrap-server <broker> upgrade --feature share.version=1)';
+
 const FATAL: Record<number, string> = {
   23: 'is used by a consumer group of another kind (INCONSISTENT_GROUP_PROTOCOL): give the queue-mode trigger a consumerGroupId of its own',
   29: 'may not read the topic (TOPIC_AUTHORIZATION_FAILED): grant Read on the topic to the trigger\'s principal',
   30: 'may not be joined (GROUP_AUTHORIZATION_FAILED): grant Read on the group to the trigger\'s principal',
-  35: 'cannot be joined: the broker does not support ShareGroupHeartbeat v1 (UNSUPPORTED_VERSION); queue mode needs Kafka 4.2 or later with share groups enabled',
+  35: `cannot be joined (UNSUPPORTED_VERSION): ${NEEDS_SHARE_GROUPS}`,
   81: 'is full (GROUP_MAX_SIZE_REACHED): raise group.share.max.size on the cluster, or run fewer pollers',
 };
 const COORDINATOR_MOVING = new Set([14, 15, 16]);
@@ -83,11 +87,12 @@ export class ShareMember {
     const hb = await this.o.transport.versions(API.ShareGroupHeartbeat);
     const fetch = await this.o.transport.versions(API.ShareFetch);
     if (!hb || !fetch || hb.max < 1 || fetch.max < 1) {
-      throw new Error(`queue mode needs share groups, and the cluster does not offer them (ShareGroupHeartbeat v1 and ShareFetch v1, Kafka 4.2 or later; on 4.0–4.1 set share.version=1 with kafka-features)`);
+      throw new Error(`the cluster does not offer ShareGroupHeartbeat v1 and ShareFetch v1: ${NEEDS_SHARE_GROUPS}`);
     }
     this.version = fetch.max >= 2 ? 2 : 1;
     await this.readMetadata();
-    await this.beat();
+    // The first heartbeat's refusal is the start's: thrown, so the poller stops with it instead of restarting a member that cannot join.
+    await this.beat(true);
   }
 
   /** Acknowledges records of `partition` (each offset once); their locks end with it. */
@@ -141,7 +146,7 @@ export class ShareMember {
     this.leaders = new Map(t.partitions.filter((p) => p.leader >= 0).map((p) => [p.partition, p.leader]));
   }
 
-  private async beat(): Promise<void> {
+  private async beat(first = false): Promise<void> {
     if (this.stopping) return;
     let answer: HeartbeatAnswer;
     try {
@@ -156,6 +161,7 @@ export class ShareMember {
     this.failedBeats = 0;
     if (answer.errorCode !== 0) {
       const fatal = FATAL[answer.errorCode];
+      if (fatal && first) throw new Error(`share group "${this.o.groupId}" ${fatal}`);
       if (fatal) return this.crash(new Error(`share group "${this.o.groupId}" ${fatal}`));
       if (MEMBER_GONE.has(answer.errorCode)) this.rejoin(`heartbeat: ${answer.errorCode} ${answer.errorMessage ?? ''}`.trim());
       else if (!COORDINATOR_MOVING.has(answer.errorCode)) this.o.logger.warn('share group heartbeat refused', { error: answer.errorCode, message: answer.errorMessage });
