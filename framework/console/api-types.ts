@@ -49,6 +49,8 @@ export interface TriggerView {
   topic: string;
   group: string;
   engine: 'kafkajs' | 'librdkafka';
+  /** `queue`: a share group's member (docs/queue-mode.md); its partitions show the group's backlog and what this poller acquired and acknowledged. */
+  consumptionMode: 'stream' | 'queue';
   status: TriggerStatus;
   /** Why, when the status is not `running` (the reasons /healthz gives). */
   reason?: string;
@@ -82,6 +84,12 @@ export interface PartitionView {
   lagHistory: number[];
   /** Chunks running now (more than one with parallelizationFactor > 1). */
   inFlight: ChunkInFlight[];
+  /**
+   * Queue mode: what this poller acquired of the partition since it started (`redelivered` of them at
+   * a delivery count above 1) and how it acknowledged them. `lag` is then the share group's backlog
+   * as the broker counts it (in-flight records included), read every 5 s; no committed offset or log end.
+   */
+  queue?: { acquired: number; redelivered: number; accepted: number; released: number; rejected: number };
 }
 
 export interface ChunkInFlight {

@@ -10,13 +10,13 @@ const spec = {
   batchSize: 100, parallelizationFactor: 1, engine: 'kafkajs', failure: { onFailure: { kind: 'kafka', uri: 'kafka://dlq', topic: 'dlq' } },
 } as unknown as TriggerSpec;
 
-function setup() {
+function setup(trigger: TriggerSpec = spec) {
   let now = 1_000_000;
   const clock = () => now;
   const events = new Instrumentation();
-  const health = new HealthTracker([spec], events, clock);
-  const progress = new ProgressTracker([spec], events, clock);
-  const state = new ConsoleState({ service: 's', stage: 'dev', mode: 'read-write', historySize: 200, triggers: [spec], events, health, progress, now: clock });
+  const health = new HealthTracker([trigger], events, clock);
+  const progress = new ProgressTracker([trigger], events, clock);
+  const state = new ConsoleState({ service: 's', stage: 'dev', mode: 'read-write', historySize: 200, triggers: [trigger], events, health, progress, now: clock });
   return { events, state, advance: (ms: number) => (now += ms), close: () => state.close() };
 }
 
@@ -41,6 +41,26 @@ describe('ConsoleState', () => {
     expect(after.partitions[1]).toMatchObject({ inFlight: [], committed: 7, lag: 0, state: 'caught-up' });
     expect(after.totals).toEqual({ invocations: 1, records: 2, failed: 0 });
     expect(after.throughput.at(-1)).toMatchObject({ records: 2, invocations: 1, failed: 0 });
+    close();
+  });
+
+  it('shows a queue trigger\'s share-group backlog on every partition, with what this poller acquired and how it acknowledged them', () => {
+    const { events, state, advance, close } = setup({ ...spec, consumptionMode: 'queue' } as TriggerSpec);
+    const q = { functionName: 'orders', topic: 'orders' };
+    events.emit('group.join', { groupId: 'g', memberId: 'm-1', isLeader: false, assignment: { orders: [0, 1, 2] }, durationMs: 5 });
+    events.emit('queue.lag', { ...q, groupId: 'g', partitions: [{ partition: 0, lag: 9 }, { partition: 1, lag: 4 }, { partition: 2, lag: 0 }] });
+    events.emit('queue.acquired', { ...q, partition: 1, count: 5, redelivered: 2, leader: 1, ranges: [{ from: 10, until: 14 }] });
+    events.emit('queue.acknowledged', { ...q, partition: 1, type: 'accept', count: 3 });
+    events.emit('queue.acknowledged', { ...q, partition: 1, type: 'release', count: 1 });
+    events.emit('queue.acknowledged', { ...q, partition: 1, type: 'reject', count: 1 });
+    advance(5_000);
+    events.emit('queue.lag', { ...q, groupId: 'g', partitions: [{ partition: 0, lag: 7 }, { partition: 1, lag: 0 }, { partition: 2, lag: 0 }] });
+    const t = state.overview().triggers[0]!;
+    expect(t.consumptionMode).toBe('queue');
+    expect(t.partitions.map((p) => [p.partition, p.lag, p.state])).toEqual([[0, 7, 'progressing'], [1, 0, 'caught-up'], [2, 0, 'caught-up']]);
+    expect(t.partitions[1]!.queue).toEqual({ acquired: 5, redelivered: 2, accepted: 3, released: 1, rejected: 1 });
+    expect(t.partitions[0]!.queue).toEqual({ acquired: 0, redelivered: 0, accepted: 0, released: 0, rejected: 0 });
+    expect(t.partitions[0]!.committed).toBeUndefined();
     close();
   });
 

@@ -3,7 +3,8 @@
  * terminal view and /metrics learn it): each trigger's state as /healthz tells it, each owned
  * partition's committed offset, log end and lag with its last ten minutes, the chunks in flight
  * with the deadline they were cut for, throughput per five seconds, the group's membership
- * timeline and what went to the on-failure destinations. Bounded: 120 buckets per series, 200
+ * timeline and what went to the on-failure destinations; for a queue trigger, per partition the
+ * share group's backlog and what this poller acquired and acknowledged. Bounded: 120 buckets per series, 200
  * timeline entries, 200 destination sends per function.
  */
 import type { TriggerSpec } from '../config/types.ts';
@@ -33,6 +34,8 @@ interface TriggerState {
   lagHistory: Map<number, number[]>;
   totals: { invocations: number; records: number; failed: number };
   sent: Sent[];
+  /** Queue mode: the share group's backlog per partition at its last reading, and this poller's acquisitions and acknowledgements. */
+  share?: { lag: Map<number, number>; counts: Map<number, NonNullable<PartitionView['queue']>> };
 }
 
 export interface ConsoleStateOptions {
@@ -61,7 +64,10 @@ export class ConsoleState {
     this.now = o.now ?? Date.now;
     this.startedAt = this.now();
     for (const spec of o.triggers) {
-      const s: TriggerState = { spec, committed: new Map(), logEnd: new Map(), read: new Map(), inFlight: new Map(), throughput: [], lagHistory: new Map(), totals: { invocations: 0, records: 0, failed: 0 }, sent: [] };
+      const s: TriggerState = {
+        spec, committed: new Map(), logEnd: new Map(), read: new Map(), inFlight: new Map(), throughput: [], lagHistory: new Map(), totals: { invocations: 0, records: 0, failed: 0 }, sent: [],
+        ...(spec.consumptionMode === 'queue' ? { share: { lag: new Map(), counts: new Map() } } : {}),
+      };
       const topics = this.byFunction.get(spec.functionName) ?? new Map<string, TriggerState>();
       this.byFunction.set(spec.functionName, topics.set(spec.topic, s));
       this.byGroup.set(spec.consumerGroupId, s);
@@ -99,6 +105,20 @@ export class ConsoleState {
           b.failed++;
           s.totals.failed++;
         }
+      }),
+      e.on('queue.lag', (l) => {
+        const share = of(l)?.share;
+        if (share) for (const p of l.partitions) share.lag.set(p.partition, p.lag);
+      }),
+      e.on('queue.acquired', (a) => {
+        const c = this.shareCounts(of(a), a.partition);
+        if (!c) return;
+        c.acquired += a.count;
+        c.redelivered += a.redelivered;
+      }),
+      e.on('queue.acknowledged', (a) => {
+        const c = this.shareCounts(of(a), a.partition);
+        if (c) c[a.type === 'accept' ? 'accepted' : a.type === 'release' ? 'released' : 'rejected'] += a.count;
       }),
       e.on('poller.sent_to_destination', (d) => {
         const s = of(d);
@@ -162,9 +182,11 @@ export class ConsoleState {
     const t = s.spec;
     const health = everyHealth.find((h) => h.group === t.consumerGroupId);
     const progress = everyPartition.filter((p) => p.group === t.consumerGroupId && p.topic === t.topic);
-    const owned = new Set([...(health?.partitions ?? []), ...progress.map((p) => p.partition)]);
+    // A share group's members share every partition: a queue trigger shows each its backlog was read for (none before the first reading).
+    const owned = s.share ? new Set(s.share.lag.keys()) : new Set([...(health?.partitions ?? []), ...progress.map((p) => p.partition)]);
     const partitions: PartitionView[] = [...owned].sort((a, b) => a - b).map((partition) => {
       const p = progress.find((x) => x.partition === partition);
+      if (s.share) return this.queuePartition(s, s.share, partition, p);
       // This process's own events first; what was read from the cluster for a partition it has not touched since its start.
       const read = s.read.get(partition);
       const committed = s.committed.get(partition) ?? (read && read.committed >= 0 ? read.committed : undefined);
@@ -189,11 +211,29 @@ export class ConsoleState {
       : status === 'held' ? `partition ${held!.partition} waits: ${HELD[held!.held ?? 'retrying']}`
       : health?.lastError && status !== 'running' ? health.lastError : undefined;
     return {
-      function: t.functionName, topic: t.topic, group: t.consumerGroupId, engine: t.engine, status, ...(reason ? { reason } : {}),
+      function: t.functionName, topic: t.topic, group: t.consumerGroupId, engine: t.engine, consumptionMode: s.share ? 'queue' : 'stream', status, ...(reason ? { reason } : {}),
       timeoutMs: t.timeoutMs, maxPollIntervalMs: t.maxPollIntervalMs, batchSize: t.batchSize, parallelizationFactor: t.parallelizationFactor ?? 1,
       ...(t.failure.onFailure ? { destination: t.failure.onFailure.uri } : {}), ...(s.memberId ? { memberId: s.memberId } : {}),
       restarts: health?.restarts ?? 0, partitions, throughput: [...s.throughput], totals: { ...s.totals },
     };
+  }
+
+  private queuePartition(s: TriggerState, share: NonNullable<TriggerState['share']>, partition: number, p: PartitionProgress | undefined): PartitionView {
+    const lag = share.lag.get(partition) ?? 0;
+    const inFlight = s.inFlight.get(partition)?.view(s.spec) ?? [];
+    return {
+      partition, state: p?.state === 'held' || p?.state === 'stuck' ? p.state : inFlight.length > 0 ? 'progressing' : lag > 0 ? 'progressing' : 'caught-up',
+      ...(p?.held ? { held: p.held } : {}), ...(p?.reason ? { reason: p.reason } : {}),
+      lag, lagHistory: [...(s.lagHistory.get(partition) ?? []), lag].slice(-BUCKETS), inFlight,
+      queue: { ...(share.counts.get(partition) ?? { acquired: 0, redelivered: 0, accepted: 0, released: 0, rejected: 0 }) },
+    };
+  }
+
+  private shareCounts(s: TriggerState | undefined, partition: number): NonNullable<PartitionView['queue']> | undefined {
+    if (!s?.share) return undefined;
+    let c = s.share.counts.get(partition);
+    if (!c) s.share.counts.set(partition, (c = { acquired: 0, redelivered: 0, accepted: 0, released: 0, rejected: 0 }));
+    return c;
   }
 
   private bucket(s: TriggerState): ThroughputSample {
@@ -219,13 +259,21 @@ export class ConsoleState {
     const snapshot = this.o.progress.snapshot();
     for (const s of this.all()) {
       this.bucket(s);
+      if (s.share) {
+        for (const [partition, lag] of s.share.lag) this.pushLag(s, partition, lag);
+        continue;
+      }
       for (const p of snapshot) {
         if (p.group !== s.spec.consumerGroupId || p.topic !== s.spec.topic) continue;
-        const series = s.lagHistory.get(p.partition) ?? s.lagHistory.set(p.partition, []).get(p.partition)!;
-        series.push(p.lag);
-        if (series.length > BUCKETS) series.shift();
+        this.pushLag(s, p.partition, p.lag);
       }
     }
+  }
+
+  private pushLag(s: TriggerState, partition: number, lag: number): void {
+    const series = s.lagHistory.get(partition) ?? s.lagHistory.set(partition, []).get(partition)!;
+    series.push(lag);
+    if (series.length > BUCKETS) series.shift();
   }
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SelfManagedKafkaEvent } from 'aws-lambda';
 import type { FailurePolicy, TriggerSpec } from '../../framework/config/types.ts';
+import { InvocationHistory } from '../../framework/console/history.ts';
 import { createLocalInvoker } from '../../framework/invoke/local.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { runService, type RunningService } from '../../framework/poller/service-runner.ts';
@@ -32,6 +33,8 @@ export interface Harness {
   completed(): string[];
   /** With `httpPort`: where /metrics and the health endpoints answer. */
   httpUrl?: string;
+  /** With `console`: the console's page. */
+  consoleUrl?: string;
   /** This member's joins, from the first: when, and its assignment (topic -> partitions). */
   joins: Array<{ at: number; memberId: string; assignment: Record<string, number[]> }>;
   stop(): Promise<void>;
@@ -50,6 +53,8 @@ export interface RecorderOptions extends Partial<Omit<TriggerSpec, 'environment'
   recordFile?: string;
   /** Serve /healthz, /readyz and /metrics on this loopback port (0: any free one). */
   httpPort?: number;
+  /** With `httpPort`: serve the console (read-only) at `/` too. */
+  console?: boolean;
   /** The poller's instrumentation, to listen before it starts (else a new one: Harness.events). */
   events?: Instrumentation;
 }
@@ -60,7 +65,7 @@ export function engineUnderTest(): Pick<TriggerSpec, 'engine' | 'groupProtocol'>
 }
 
 export function recorderTrigger(o: RecorderOptions, recordFile: string): TriggerSpec {
-  const { env, tuning: _tuning, recordFile: _file, httpPort: _port, events: _events, ...rest } = o;
+  const { env, tuning: _tuning, recordFile: _file, httpPort: _port, events: _events, console: _console, ...rest } = o;
   return {
     functionName: 'recorder',
     handler: 'functions/recorder.handler',
@@ -103,6 +108,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Harness> {
     running = await runService({
       triggers: [trigger], invoker, logger: testLogger, events, ...(o.tuning ? { tuning: o.tuning } : {}),
       ...(o.httpPort !== undefined ? { http: { host: '127.0.0.1', port: o.httpPort, explicit: true } } : {}),
+      ...(o.console ? { console: { mode: 'read-only' as const, history: new InvocationHistory(), service: 'sluice-tests', stage: 'test' } } : {}),
     });
   } catch (e) {
     await invoker.close();
@@ -114,6 +120,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Harness> {
     recordFile,
     joins,
     ...(running.httpUrl ? { httpUrl: running.httpUrl } : {}),
+    ...(running.consoleUrl ? { consoleUrl: running.consoleUrl } : {}),
     seen: () => readLines(recordFile).map((l) => JSON.parse(l) as Seen),
     completed: () => readLines(`${recordFile}.done`),
     stop: async () => {

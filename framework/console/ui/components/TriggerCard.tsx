@@ -30,11 +30,12 @@ export function TriggerCard({ trigger: t, offset, now }: { trigger: TriggerView;
       </header>
       <dl class="facts">
         <div><dt>group</dt><dd><Txt s={t.group} /></dd></div>
-        <div><dt>engine</dt><dd>{t.engine}</dd></div>
+        <div><dt>engine</dt><dd>{t.consumptionMode === 'queue' ? 'share client' : t.engine}</dd></div>
+        <div><dt>mode</dt><dd data-testid="mode">{t.consumptionMode === 'queue' ? 'queue (share group)' : 'stream'}</dd></div>
         <div><dt>timeout</dt><dd>{duration(t.timeoutMs)}</dd></div>
         <div><dt>poll interval</dt><dd>{duration(t.maxPollIntervalMs)}</dd></div>
         <div><dt>batch size</dt><dd>{count(t.batchSize)}</dd></div>
-        <div><dt>parallelization</dt><dd>{t.parallelizationFactor}</dd></div>
+        {t.consumptionMode === 'stream' && <div><dt>parallelization</dt><dd>{t.parallelizationFactor}</dd></div>}
         <div><dt>destination</dt><dd>{t.destination ? <Txt s={t.destination} /> : <span class="muted">none</span>}</dd></div>
         <div><dt>restarts</dt><dd class={t.restarts > 0 ? 'warn-text' : undefined}>{count(t.restarts)}</dd></div>
         <div><dt>invocations</dt><dd><a href={invocationsHref}>{count(t.totals.invocations)}</a></dd></div>
