@@ -9,12 +9,12 @@
  * reads the group's backlog every few seconds (share-lag.ts) for /metrics and the scaling metric.
  */
 import type { Kafka } from 'kafkajs';
-import { groupDeliveryLimit } from '../config/queue-mode.ts';
+import { groupDeliveryLimit, queueRetries } from '../config/queue-mode.ts';
 import type { TriggerSpec } from '../config/types.ts';
 import { kafkajsShareTransport } from '../kafka/kafkajs/share-transport.ts';
 import type { GroupMember } from '../kafka/member-port.ts';
 import { ClusterAdmin } from '../kafka/kafkajs/admin.ts';
-import { alterGroupConfig } from '../kafka/share/group-messages.ts';
+import { alterGroupConfig, describeGroupConfig } from '../kafka/share/group-messages.ts';
 import { readShareGroup } from '../kafka/share/share-group.ts';
 import type { AckBatch } from '../kafka/share/messages.ts';
 import { ShareMember } from '../kafka/share/share-member.ts';
@@ -59,15 +59,34 @@ export function createQueueMember(o: {
       const limit = groupDeliveryLimit(trigger.failure.maximumRetryAttempts);
       const settings = { 'share.auto.offset.reset': reset, 'share.delivery.count.limit': String(limit) };
       const set = await transport.send('any', alterGroupConfig(trigger.consumerGroupId, settings)).catch((e: unknown) => ({ errorCode: -1, errorMessage: (e as Error).message }));
+      // Refused (no AlterConfigs on the group): what the group has instead, and fewer retries if its delivery limit is lower.
+      const kept = set.errorCode === 0 ? undefined : await groupSettings(transport, trigger.consumerGroupId);
+      const keptLimit = kept?.limit;
+      const capped = keptLimit !== undefined && keptLimit < limit ? Math.max(0, keptLimit - 2) : undefined;
+      if (capped !== undefined) o.runner.capRetries(capped);
       // A cluster without share groups refuses the settings too: the member's start says what it needs, and this is moot.
       await member.start();
       if (set.errorCode !== 0) {
-        o.logger.warn(
-          `could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}) and share.delivery.count.limit to ${limit}: ` +
-            `the group starts where the cluster's setting says, and a cluster whose delivery limit is ${limit - 1} or less gives records up before they reach the on-failure destination. ` +
-            'Grant AlterConfigs on the group to the trigger\'s principal, or set them with kafka-configs --entity-type groups',
-          { error: set.errorCode, message: set.errorMessage },
-        );
+        const fix = "Grant AlterConfigs on the group to the trigger's principal, or set them with kafka-configs --entity-type groups";
+        const refused = { error: set.errorCode, message: set.errorMessage };
+        if (!kept) {
+          o.logger.warn(
+            `could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}) and share.delivery.count.limit to ${limit}, nor read them: ` +
+              `the group starts where the cluster's setting says, and a cluster whose delivery limit is ${limit - 1} or less gives records up before they reach the on-failure destination. ${fix}`,
+            refused,
+          );
+        } else {
+          if (capped !== undefined) {
+            o.logger.warn(
+              `could not set the share group's share.delivery.count.limit to ${limit}, and it is ${keptLimit}: a record that keeps failing goes to the on-failure destination ` +
+                `after ${capped + 1} deliveries instead of ${queueRetries(trigger.failure.maximumRetryAttempts) + 1}, so that it gets there before the broker gives it up. ${fix}`,
+              refused,
+            );
+          }
+          if (kept.startsAt !== undefined && kept.startsAt !== reset) {
+            o.logger.warn(`could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}), and it is ${kept.startsAt}: a new group starts there. ${fix}`, refused);
+          }
+        }
       }
       lag = watchShareLag({
         read: async () => {
@@ -92,6 +111,14 @@ export function createQueueMember(o: {
     },
     memberId: () => member.memberId(),
   };
+}
+
+/** The group's delivery limit and reset as the cluster has them (its defaults when the group sets none); undefined when they cannot be read either. */
+async function groupSettings(transport: ReturnType<typeof kafkajsShareTransport>, groupId: string): Promise<{ limit: number | undefined; startsAt: string | undefined } | undefined> {
+  const read = await transport.send('any', describeGroupConfig(groupId, ['share.delivery.count.limit', 'share.auto.offset.reset'])).catch(() => undefined);
+  if (!read || read.errorCode !== 0) return undefined;
+  const limit = Number(read.values['share.delivery.count.limit']);
+  return { limit: Number.isInteger(limit) && limit > 0 ? limit : undefined, startsAt: read.values['share.auto.offset.reset'] ?? undefined };
 }
 
 const ACK_NAMES: readonly QueueAckName[] = ['gap', 'accept', 'release', 'reject'];

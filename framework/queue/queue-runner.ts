@@ -57,6 +57,8 @@ export class QueueRunner {
   private stopping = false;
   private warnedNoRenew = false;
   private acks!: Acknowledger;
+  /** Set when the group's delivery limit is below what the trigger's retries need and Sluice could not raise it. */
+  private retriesCap: number | undefined;
 
   constructor(private readonly o: QueueRunnerOptions) {}
 
@@ -66,6 +68,11 @@ export class QueueRunner {
     this.acks.acknowledge(partition, offsets, type);
     const name = type === ACK.ACCEPT ? 'accept' : type === ACK.RELEASE ? 'release' : 'reject';
     this.o.events.emit('queue.acknowledged', { functionName: this.o.trigger.functionName, topic: this.o.trigger.topic, partition, type: name, count: offsets.length });
+  }
+
+  /** Fewer retries than the trigger's: the group gives a record up after `retries + 2` deliveries, and the last must reach the destination. */
+  capRetries(retries: number): void {
+    this.retriesCap = retries;
   }
 
   bind(acks: Acknowledger): void {
@@ -151,7 +158,7 @@ export class QueueRunner {
 
   /** Records an invocation did not finish: released after their backoff, or at their last delivery sent to the destination and rejected. */
   private async failed(batch: AcquiredBatch, records: ShareRecord[], error: string): Promise<void> {
-    const retries = queueRetries(this.o.trigger.failure.maximumRetryAttempts);
+    const retries = Math.min(queueRetries(this.o.trigger.failure.maximumRetryAttempts), this.retriesCap ?? Infinity);
     const last = records.filter((r) => r.deliveryCount > retries);
     const again = records.filter((r) => r.deliveryCount <= retries);
     await Promise.all([

@@ -113,8 +113,10 @@ export interface ReadRecord {
 }
 
 /** Reads a topic from the beginning until `count` records arrived (or fails after `timeoutMs`). */
-export async function readTopic(topic: string, count: number, timeoutMs = 30_000): Promise<ReadRecord[]> {
-  const consumer = kafka().consumer({ groupId: uniqueName('reader') });
+/** The first `count` records of `topic` (on the shared test broker, or on `on`). */
+export async function readTopic(topic: string, count: number, timeoutMs = 30_000, on?: string[]): Promise<ReadRecord[]> {
+  const client = on ? createKafkaClient({ brokers: on, logger: testLogger, retries: 3 }) : kafka();
+  const consumer = client.consumer({ groupId: uniqueName('reader') });
   const got: ReadRecord[] = [];
   try {
     await consumer.connect();

@@ -104,6 +104,49 @@ export function alterGroupConfig(groupId: string, settings: Record<string, strin
   });
 }
 
+/**
+ * A group's settings as the cluster has them (DescribeConfigs v4, resource type GROUP): each of
+ * `names` with its value (the cluster's default when the group sets none). Readable with
+ * DescribeConfigs on the group, where AlterConfigs may be refused.
+ */
+export function describeGroupConfig(groupId: string, names: readonly string[]): WireRequest<{ errorCode: number; errorMessage: string | null; values: Record<string, string | null> }> {
+  const w = Writer.request()
+    .array([groupId], (w, g) => w.i8(GROUP_RESOURCE).string(g).array(names, (w, n) => w.string(n)).tags())
+    .bool(false) // synonyms
+    .bool(false) // documentation
+    .tags();
+  return wire('DescribeConfigs', 4, w, (r) => {
+    r.i32(); // throttle
+    const [result] = r.array((r) => {
+      const errorCode = r.i16();
+      const errorMessage = r.string();
+      r.i8();
+      r.string();
+      const values: Record<string, string | null> = {};
+      r.array((r) => {
+        const name = r.string() ?? '';
+        values[name] = r.string();
+        r.bool(); // read-only
+        r.i8(); // source
+        r.bool(); // sensitive
+        r.array((r) => {
+          r.string();
+          r.string();
+          r.i8();
+          r.tags();
+        });
+        r.i8(); // type
+        r.string(); // documentation
+        r.tags();
+      });
+      r.tags();
+      return { errorCode, errorMessage, values };
+    });
+    r.tags();
+    return result ?? { errorCode: -1, errorMessage: 'no answer for the group', values: {} };
+  });
+}
+
 // --- ShareGroupDescribe v1: the group's state, assignor and members with their partitions ---------
 
 export interface ShareGroupDescription {

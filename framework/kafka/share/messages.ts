@@ -6,7 +6,7 @@
  */
 import { Reader, Writer } from './wire.ts';
 
-export const API = { Metadata: 3, FindCoordinator: 10, IncrementalAlterConfigs: 44, ShareGroupHeartbeat: 76, ShareGroupDescribe: 77, ShareFetch: 78, ShareAcknowledge: 79, DescribeShareGroupOffsets: 90 } as const;
+export const API = { Metadata: 3, FindCoordinator: 10, DescribeConfigs: 32, IncrementalAlterConfigs: 44, ShareGroupHeartbeat: 76, ShareGroupDescribe: 77, ShareFetch: 78, ShareAcknowledge: 79, DescribeShareGroupOffsets: 90 } as const;
 
 /** What kafkajs's Connection.send() takes. */
 export interface WireRequest<T> {
