@@ -21,3 +21,16 @@ describe('Review 2 (74a3554): a stream-mode native kafka event with an onFailure
     expect(resolve).not.toThrow();
   });
 });
+
+describe('Review 2 (74a3554): "its problems name the native properties"', () => {
+  it('a bad onFailureDestination of a queue-mode kafka event is named as onFailureDestination, not as a destinationConfig the kafka event does not have', () => {
+    let message = '';
+    try {
+      resolveService({ ...service({ consumptionMode: 'Queue', onFailureDestination: 'kafka://orders' }), provider: { name: 'aws' } }, { rootDir: '/x', env: {} });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/functions\.orders\.events\[0\]\.kafka\.onFailureDestination/);
+    expect(message).not.toMatch(/destinationConfig/);
+  });
+});
