@@ -131,7 +131,9 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
       if (resolved === FAILED) continue;
       const native = kind === 'sluice' || !isPlainObject(resolved) ? undefined : fromNativeEvent(kind, resolved, at);
       const checked = checkSluiceEvent(native ? native.input : resolved, at);
-      problems.push(...(native?.problems ?? []), ...checked.problems);
+      // A native kafka event says onFailureDestination where a sluice event says destinationConfig.onFailure.destination.
+      const named = (ps: string[]) => (kind === 'kafka' ? ps.map((p) => p.replaceAll(`${at}.destinationConfig.onFailure.destination`, `${at}.onFailureDestination`)) : ps);
+      problems.push(...(native?.problems ?? []), ...named(checked.problems));
       if (checked.value === undefined) continue;
       const brokers = checked.value.bootstrapServers === undefined ? fallbackBrokers() : undefined;
       const built = buildTrigger(settings.settings, checked.value, {
@@ -143,7 +145,7 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
         ...(native?.iam ? { nativeMsk: native.iam } : {}),
         ...(kind === 'kafka' ? { nativeKafka: true } : {}),
       });
-      problems.push(...built.problems);
+      problems.push(...named(built.problems));
       triggers.push(kind === 'sluice' ? built.trigger : { ...built.trigger, emulates: kind, ...(native?.eventSourceArn ? { eventSourceArn: native.eventSourceArn } : {}) });
     }
   }

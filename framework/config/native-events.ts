@@ -4,9 +4,10 @@
  * source mappings and AWS polls; locally nothing would run them. Sluice takes the properties
  * both understand and polls with the same event bytes and commit-after-success semantics;
  * `accessConfigurations` (secrets that only exist in AWS) is read past, not resolved.
- * `onFailureDestination` is the on-failure destination, as AWS deploys it; a `kafka` event's
- * `consumptionMode` (Sluice's addition to its schema, AWS's SelfManagedKafkaEventSourceConfig
- * ConsumptionMode, plugin/deploy/native-queue.ts) makes it a queue trigger.
+ * A `kafka` event's `consumptionMode: Queue` (Sluice's addition to its schema, AWS's
+ * SelfManagedKafkaEventSourceConfig.ConsumptionMode, plugin/deploy/native-queue.ts) makes it a
+ * queue trigger, whose `onFailureDestination` is then its on-failure destination (queue mode needs
+ * one); a stream event's `onFailureDestination` is read past, as before.
  */
 import { isPlainObject } from './path.ts';
 
@@ -45,12 +46,13 @@ export function fromNativeEvent(
 ): { input: Record<string, unknown>; problems: string[]; eventSourceArn?: string; iam?: { clusterArn: string | undefined } } {
   const input: Record<string, unknown> = {};
   for (const key of SHARED) if (raw[key] !== undefined && raw[key] !== null) input[key] = raw[key];
-  if (typeof raw.onFailureDestination === 'string') input.destinationConfig = { onFailure: { destination: raw.onFailureDestination } };
   const problems: string[] = [];
   const mode = typeof raw.consumptionMode === 'string' ? raw.consumptionMode.toLowerCase() : raw.consumptionMode;
   if (mode !== undefined && mode !== null) {
+    // A queue trigger needs its destination; a stream event's stays AWS's alone (its retries locally unchanged, nothing sent from here to AWS).
     if (kind === 'kafka') input.consumptionMode = mode;
-    else problems.push(`${at}.consumptionMode: AWS's queue mode reads self-managed Kafka only (a kafka event), not MSK. Remove it, or use a sluice event with consumptionMode: queue.`);
+    if (kind === 'kafka' && mode === 'queue' && typeof raw.onFailureDestination === 'string') input.destinationConfig = { onFailure: { destination: raw.onFailureDestination } };
+    if (kind !== 'kafka') problems.push(`${at}.consumptionMode: AWS's queue mode reads self-managed Kafka only (a kafka event), not MSK. Remove it, or use a sluice event with consumptionMode: queue.`);
   }
   if (kind === 'kafka' && raw.bootstrapServers !== undefined) input.bootstrapServers = raw.bootstrapServers;
   if (kind !== 'msk') return { input, problems };

@@ -72,8 +72,8 @@ export class PollerMetrics {
   /** Per trigger: its label values and its invocation counter by outcome, made once (chunks reuse them). */
   private readonly triggerSeries = new Map<TriggerTotals, { labels: LabelValues<TriggerLabel>; outcomes: Map<string, ReturnType<Counter<TriggerLabel | 'outcome'>['labels']>> }>();
   private readonly unsubscribe: Array<() => void> = [];
-  /** Queue triggers: the share group's backlog at its last reading, all partitions summed. */
-  private readonly shareBacklog = new Map<TriggerTotals, number>();
+  /** Queue triggers: each partition's share-group lag at its last known reading (a reading that did not know one keeps the one before). */
+  private readonly shareBacklog = new Map<TriggerTotals, Map<number, number>>();
 
   private readonly m = {
     lag: this.gauge('sluice_offset_lag', 'Records behind: the high watermark of the last fetch minus the committed offset.', PARTITION),
@@ -136,8 +136,12 @@ export class PollerMetrics {
       if (e.redelivered) this.m.redelivered.inc(labels, e.redelivered);
     });
     on('queue.lag', (e) => {
-      for (const p of e.partitions) this.m.shareLag.set(this.series(e.functionName, e.topic, p.partition).labels, p.lag);
-      this.shareBacklog.set(this.totalsOf(e.functionName, e.topic), e.partitions.reduce((n, p) => n + p.lag, 0));
+      const t = this.totalsOf(e.functionName, e.topic);
+      const known = this.shareBacklog.get(t) ?? this.shareBacklog.set(t, new Map()).get(t)!;
+      for (const p of e.partitions) {
+        this.m.shareLag.set(this.series(e.functionName, e.topic, p.partition).labels, p.lag);
+        known.set(p.partition, p.lag);
+      }
     });
     on('queue.acknowledged', (e) => this.m.acknowledged.inc({ ...this.series(e.functionName, e.topic, e.partition).labels, type: e.type }, e.count));
     on('poller.chunk_start', (e) => {
@@ -198,7 +202,11 @@ export class PollerMetrics {
     for (const s of this.partitions.values()) {
       if (s.owned && s.committed !== undefined) lag.set(s.trigger, Math.max(lag.get(s.trigger) ?? 0, s.highWatermark - s.committed));
     }
-    return [...this.totals.values()].map((t) => ({ ...t, offsetLag: Math.max(0, this.shareBacklog.get(t) ?? lag.get(t) ?? 0) }));
+    const backlog = (t: TriggerTotals) => {
+      const known = this.shareBacklog.get(t);
+      return known && [...known.values()].reduce((n, l) => n + l, 0);
+    };
+    return [...this.totals.values()].map((t) => ({ ...t, offsetLag: Math.max(0, backlog(t) ?? lag.get(t) ?? 0) }));
   }
 
   /** The exposition, in Prometheus text format. */

@@ -14,6 +14,7 @@ import type { TriggerSpec } from '../config/types.ts';
 import { kafkajsShareTransport } from '../kafka/kafkajs/share-transport.ts';
 import type { GroupMember } from '../kafka/member-port.ts';
 import { ClusterAdmin } from '../kafka/kafkajs/admin.ts';
+import { settledBy } from '../kafka/settled-by.ts';
 import { alterGroupConfig, describeGroupConfig } from '../kafka/share/group-messages.ts';
 import { readShareGroup } from '../kafka/share/share-group.ts';
 import type { AckBatch } from '../kafka/share/messages.ts';
@@ -35,6 +36,8 @@ export function createQueueMember(o: {
   const { trigger } = o;
   let lag: ShareLagWatch | undefined;
   let admin: Promise<ClusterAdmin> | undefined;
+  /** Set by stop(): a start still under way then reads no backlog (a supervisor stops a member that is still joining). */
+  let stopped = false;
   const transport = kafkajsShareTransport(o.kafka);
   const started = Date.now();
   const member = new ShareMember({
@@ -88,6 +91,7 @@ export function createQueueMember(o: {
           }
         }
       }
+      if (stopped) return;
       lag = watchShareLag({
         read: async () => {
           const logs = await (admin ??= ClusterAdmin.connect(o.kafka, o.brokers).catch((e: unknown) => {
@@ -103,11 +107,16 @@ export function createQueueMember(o: {
       o.logger.info(`queue mode: a member of share group ${trigger.consumerGroupId} (every poller takes records of every partition, each record acknowledged on its own)`);
     },
     async stop(deadlineAt) {
-      await lag?.stop();
-      await (await admin?.catch(() => undefined))?.disconnect().catch(() => undefined);
+      stopped = true;
+      // The backlog reader ends beside the stop, never ahead of it: a reading or an admin connect under way does not hold the group's leave past the deadline.
+      const reader = (async () => {
+        await lag?.stop();
+        await (await admin?.catch(() => undefined))?.disconnect().catch(() => undefined);
+      })();
       await o.runner.stop();
       await member.stop(deadlineAt);
       await transport.close().catch(() => undefined);
+      await (deadlineAt === undefined ? reader : settledBy(reader, deadlineAt));
     },
     memberId: () => member.memberId(),
   };

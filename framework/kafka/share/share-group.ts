@@ -25,7 +25,10 @@ export async function readShareGroup(
     if (answer.errorCode !== 0 && answer.errorCode !== 69) throw new Error(`share group "${groupId}": the coordinator answered ${answer.errorCode}${answer.errorMessage ? ` (${answer.errorMessage})` : ''}`);
   }
   const byPartition = new Map(offsets.partitions.filter((p) => p.errorCode === 0).map((p) => [p.partition, p]));
+  // A partition the coordinator could not read (loading, moving) is not known, not empty: no lag for it.
+  const unreadable = new Set(offsets.partitions.filter((p) => p.errorCode !== 0).map((p) => p.partition));
   const partitions = [...logs].sort((a, b) => a.partition - b.partition).map((l) => {
+    if (unreadable.has(l.partition)) return { partition: l.partition, committed: -1, logStart: l.logStart, logEnd: l.logEnd, lag: null };
     const o = byPartition.get(l.partition);
     const noState = !o || o.startOffset < 0;
     const lag = !noState && o.lag >= 0 ? o.lag : noState ? (startsAt === 'earliest' ? l.logEnd - l.logStart : 0) : null;

@@ -46,6 +46,12 @@ const COORDINATOR_MOVING = new Set([14, 15, 16]);
 const MEMBER_GONE = new Set([25, 110]);
 /** Heartbeats that failed in a row before the member gives up (the supervisor restarts it). */
 const MAX_FAILED_BEATS = 5;
+/**
+ * Tries of the first heartbeat while it gets no answer or the coordinator is still being placed
+ * (a broker that just started), 1 s apart: its answer decides the start. Past them, the member
+ * starts and its heartbeats go on as any later ones do.
+ */
+const FIRST_BEAT_TRIES = 30;
 /** How soon a member with nothing assigned yet heartbeats again. */
 const UNASSIGNED_BEAT_MS = 250;
 /** How long after a leader moved the member reads where it went. */
@@ -146,8 +152,12 @@ export class ShareMember {
     this.leaders = new Map(t.partitions.filter((p) => p.leader >= 0).map((p) => [p.partition, p.leader]));
   }
 
-  private async beat(first = false): Promise<void> {
+  private async beat(first = false, tries = 1): Promise<void> {
     if (this.stopping) return;
+    const again = async () => {
+      await new Promise((r) => setTimeout(r, 1_000));
+      return this.beat(true, tries + 1);
+    };
     let answer: HeartbeatAnswer;
     try {
       answer = await this.o.transport.send(
@@ -155,6 +165,7 @@ export class ShareMember {
         shareGroupHeartbeat({ groupId: this.o.groupId, memberId: this.id, memberEpoch: this.epoch, topics: this.subscribe ? [this.o.topic] : null }),
       );
     } catch (e) {
+      if (first && tries < FIRST_BEAT_TRIES) return again();
       if (++this.failedBeats >= MAX_FAILED_BEATS) return this.crash(new Error(`the share group's coordinator did not answer ${MAX_FAILED_BEATS} heartbeats in a row: ${(e as Error).message}`));
       return this.schedule(1_000);
     }
@@ -163,6 +174,7 @@ export class ShareMember {
       const fatal = FATAL[answer.errorCode];
       if (fatal && first) throw new Error(`share group "${this.o.groupId}" ${fatal}`);
       if (fatal) return this.crash(new Error(`share group "${this.o.groupId}" ${fatal}`));
+      if (first && COORDINATOR_MOVING.has(answer.errorCode) && tries < FIRST_BEAT_TRIES) return again();
       if (MEMBER_GONE.has(answer.errorCode)) this.rejoin(`heartbeat: ${answer.errorCode} ${answer.errorMessage ?? ''}`.trim());
       else if (!COORDINATOR_MOVING.has(answer.errorCode)) this.o.logger.warn('share group heartbeat refused', { error: answer.errorCode, message: answer.errorMessage });
       return this.schedule(500);
