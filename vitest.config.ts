@@ -74,6 +74,8 @@ export default defineConfig({
             // A broker killed -9 under the member (its own broker): librdkafka's member rides it out without a restart.
             'tests/integration/broker-restart.test.ts',
             'tests/integration/rdkafka-engine.test.ts',
+            // Queue mode with engine: librdkafka set: its binding has no share consumer, so Sluice's share client runs it (docs/queue-mode.md).
+            'tests/integration/queue-mode.test.ts',
             'tests/integration/{rdkafka-commit,rdkafka-producer}.test.ts',
             // parallelizationFactor: a kill -9 mid-run, and a broker of its own with offset.metadata.max.bytes 1,024.
             'tests/integration/{parallel-kill,parallel-metadata-bound}.test.ts',
