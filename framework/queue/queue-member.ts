@@ -68,7 +68,11 @@ export function createQueueMember(o: {
       const capped = keptLimit !== undefined && keptLimit < limit ? Math.max(0, keptLimit - 2) : undefined;
       if (capped !== undefined) o.runner.capRetries(capped);
       // A cluster without share groups refuses the settings too: the member's start says what it needs, and this is moot.
-      await member.start();
+      await member.start().catch(async (e: unknown) => {
+        // Refused at start: nothing stops this member later, so its connections close here.
+        await transport.close().catch(() => undefined);
+        throw e;
+      });
       if (set.errorCode !== 0) {
         const fix = "Grant AlterConfigs on the group to the trigger's principal, or set them with kafka-configs --entity-type groups";
         const refused = { error: set.errorCode, message: set.errorMessage };
