@@ -180,3 +180,35 @@ describe('Review (issue 43): a partition leader that died (kill -9) and stays do
     expect([...fetchedFrom], `metadata reads: ${mdReads}`).toContain(2);
   });
 });
+
+describe('Review (issue 43): a listener of acknowledgement outcomes that throws', () => {
+  it('does not cost the rest of the answer its outcomes', async () => {
+    let fetches = 0;
+    const t = scripted((r) => {
+      if (r.kind === 'md') return { brokers: [], topics: [{ name: 't', topicId: TOPIC_ID, errorCode: 0, partitions: [0, 1].map((partition) => ({ partition, leader: 1, leaderEpoch: 0, errorCode: 0 })) }] };
+      if (r.kind === 'hb') return { errorCode: 0, errorMessage: null, memberId: 'm', memberEpoch: 1, heartbeatIntervalMs: 30, assignment: [{ topicId: TOPIC_ID, partitions: [0, 1] }] };
+      // The first fetch acquires 0-1 of both partitions; every later one answers for both, their acknowledgements applied.
+      if (r.kind === 'fetch') return ++fetches === 1 ? fetched([part(0, { acquired: [[0, 1, 1]] }), part(1, { acquired: [[0, 1, 1]] })]) : fetched([part(0), part(1)]);
+      return fetched([part(0), part(1)]);
+    });
+    const r = recorder();
+    let calls = 0;
+    const inHand: Array<[number, number]> = [];
+    const m = new ShareMember({
+      groupId: 'g', topic: 't', transport: t, logger, maxInFlight: 100, fetch: { maxWaitMs: 0, maxBytes: 1 << 20, maxRecords: 10 },
+      onBatch: (b) => void inHand.push(...b.records.map((x): [number, number] => [b.partition, x.offset])), onCrash: () => undefined,
+      onAcknowledged: (...a) => {
+        r.acknowledged(...a);
+        if (++calls === 1) throw new Error('a listener\'s own bug');
+      },
+    });
+    await m.start();
+    await tick(300);
+    expect(inHand.length).toBe(4);
+    m.acknowledge(0, [0, 1], ACK.ACCEPT);
+    m.acknowledge(1, [0, 1], ACK.ACCEPT);
+    await tick(300);
+    await m.stop(Date.now());
+    expect({ p0: [...r.told(0)].sort(), p1: [...r.told(1)].sort() }, `outcomes: ${JSON.stringify(r.outcomes)}`).toEqual({ p0: [0, 1], p1: [0, 1] });
+  });
+});

@@ -110,7 +110,7 @@ export class ShareMember {
       // No leader known now (an election): the next leader knows nothing of records acquired from the last one.
       const batches = ranges(new Map(offsets.map((o) => [o, type])));
       this.o.logger.warn('acknowledgements not sent: the partition has no leader known now; their records go to a member again', { partition, records: offsets.length });
-      this.o.onAcknowledged?.(partition, batches, 'unsent', 'the partition had no leader known when they were made');
+      this.tellAcknowledged(partition, batches, 'unsent', 'the partition had no leader known when they were made');
     }
     for (const s of this.sessions.values()) s.poke();
   }
@@ -282,9 +282,18 @@ export class ShareMember {
           const count = batches.reduce((n, b) => n + Number(b.lastOffset - b.firstOffset) + 1, 0);
           this.o.logger.warn(outcome === 'unknown' ? 'acknowledgements in flight when a request failed: sent again' : `acknowledgements ${outcome}: their records go to a member again`, { partition, records: count, error });
         }
-        this.o.onAcknowledged?.(partition, batches, outcome, error);
+        this.tellAcknowledged(partition, batches, outcome, error);
       },
       fenced: (error) => this.rejoin(error),
     };
+  }
+
+  /** An outcome to the listener, which may not throw into the session: the rest of its answer's outcomes still come. */
+  private tellAcknowledged(partition: number, batches: readonly AckBatch[], outcome: AckOutcome, error?: string): void {
+    try {
+      this.o.onAcknowledged?.(partition, batches, outcome, error);
+    } catch (e) {
+      this.o.logger.error('a listener of acknowledgement outcomes threw; the other outcomes go on', { partition, outcome, error: e });
+    }
   }
 }
