@@ -32,6 +32,11 @@ describe('PollerMetrics', () => {
     expect(value('sluice_queue_acknowledgements_total', { type: 'accept' })).toBe(7);
     expect(value('sluice_queue_acknowledgements_total', { type: 'release' })).toBe(2);
     expect(value('sluice_queue_acknowledgements_total', { type: 'reject' })).toBe(1);
+    // 10 acquired, 10 acknowledged: none left in hand.
+    expect(value('sluice_queue_records_in_hand', { partition: '1' })).toBe(0);
+    events.emit('queue.acquired', { ...base, count: 4, redelivered: 0, leader: 1, ranges: [{ from: 10, until: 13 }] });
+    events.emit('queue.acknowledged', { ...base, type: 'accept', count: 1 });
+    expect((await reader(metrics))('sluice_queue_records_in_hand', { partition: '1' })).toBe(3);
   });
 
   it('shows a queue trigger\'s share-group lag per partition, and its whole backlog as the trigger\'s OffsetLag', async () => {

@@ -101,6 +101,7 @@ export class PollerMetrics {
     metadataBytes: this.gauge('sluice_commit_metadata_bytes', 'Length of the last commit\'s metadata: the records done beyond the committed offset (parallelizationFactor > 1).', PARTITION),
     acquired: this.counter('sluice_queue_records_acquired_total', 'Queue mode: records a share fetch acquired for this poller.', PARTITION),
     redelivered: this.counter('sluice_queue_redeliveries_total', 'Queue mode: records acquired at a delivery count above 1 (released, or their lock ran out, before).', PARTITION),
+    inHand: this.gauge('sluice_queue_records_in_hand', 'Queue mode: records this poller acquired and has not acknowledged yet (invoked, waiting their turn, their backoff or the destination).', PARTITION),
     shareLag: this.gauge('sluice_share_group_lag', 'Queue mode: records of the partition the share group has not acknowledged yet, those in flight included, as the broker counts them (read every few seconds).', PARTITION),
     acknowledged: this.counter('sluice_queue_acknowledgements_total', 'Queue mode: records acknowledged, by type: accept (done or filtered), release (delivered again), reject (after the destination took it).', [...PARTITION, 'type']),
     heartbeatFailures: this.counter('sluice_heartbeat_failures_total', 'Heartbeats that failed (a rebalance, or the coordinator unreachable).', ['group']),
@@ -133,6 +134,7 @@ export class PollerMetrics {
     on('queue.acquired', (e) => {
       const { labels } = this.series(e.functionName, e.topic, e.partition);
       this.m.acquired.inc(labels, e.count);
+      this.m.inHand.inc(labels, e.count);
       if (e.redelivered) this.m.redelivered.inc(labels, e.redelivered);
     });
     on('queue.lag', (e) => {
@@ -143,7 +145,11 @@ export class PollerMetrics {
         known.set(p.partition, p.lag);
       }
     });
-    on('queue.acknowledged', (e) => this.m.acknowledged.inc({ ...this.series(e.functionName, e.topic, e.partition).labels, type: e.type }, e.count));
+    on('queue.acknowledged', (e) => {
+      const { labels } = this.series(e.functionName, e.topic, e.partition);
+      this.m.acknowledged.inc({ ...labels, type: e.type }, e.count);
+      this.m.inHand.dec(labels, e.count);
+    });
     on('poller.chunk_start', (e) => {
       this.series(e.functionName, e.topic, e.partition).invoked.inc(e.count);
       this.m.inFlight.inc(this.trigger(e.functionName, e.topic));

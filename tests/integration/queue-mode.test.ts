@@ -99,5 +99,7 @@ it('shows the share group\'s backlog on /metrics while records wait, and 0 once 
   await waitFor('40 records invoked', () => h.seen().flatMap(recordsOf).length >= 40, 60_000);
   await waitFor('the backlog 0 on both partitions', async () => (await backlog()).every((x) => x.value === 0) && (await backlog()).length === 2, 30_000);
   expect(Math.max(...highest)).toBeLessThanOrEqual(40);
+  // Every record this poller acquired it also acknowledged: none left in its hands.
+  await waitFor('no record left in hand', async () => (await scrape(h.httpUrl!)).sum('sluice_queue_records_in_hand', { topic }) === 0, 30_000);
   expect(new Set(h.seen().flatMap(recordsOf).map((r) => `${r.partition}@${r.offset}`)).size).toBe(40);
 }, 150_000);
