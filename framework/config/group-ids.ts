@@ -38,3 +38,22 @@ export function duplicateGroupIds(triggers: readonly Pick<TriggerSpec, 'consumer
         'Give each a different consumerGroupId.',
     );
 }
+
+/**
+ * A function reads a topic through one trigger: the poller's events, /metrics, /healthz and the
+ * console tell a function's triggers apart by topic, so two on one topic (a stream and a queue
+ * trigger side by side while moving to queue mode) would be counted, shown and stalled as one.
+ */
+export function duplicateTopicsOfFunction(triggers: readonly Pick<TriggerSpec, 'functionName' | 'topic' | 'enabled' | 'path'>[]): string[] {
+  const byKey = new Map<string, string[]>();
+  for (const t of triggers) if (t.enabled) byKey.set(`${t.functionName}\u0000${t.topic}`, [...(byKey.get(`${t.functionName}\u0000${t.topic}`) ?? []), t.path]);
+  return [...byKey]
+    .filter(([, paths]) => paths.length > 1)
+    .map(([key, paths]) => {
+      const [fn, topic] = key.split('\u0000');
+      return (
+        `${paths.join(' and ')}: function "${fn}" reads topic "${topic}" twice; Sluice tells a function's triggers apart by topic (its events, /metrics, the console). ` +
+        'Keep one, or give the other its own function (the same handler under a second name), e.g. while moving a topic to queue mode.'
+      );
+    });
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { ConfigError, isConfigError } from '../errors.ts';
 import { parseBrokers } from './brokers.ts';
-import { duplicateGroupIds } from './group-ids.ts';
+import { duplicateGroupIds, duplicateTopicsOfFunction } from './group-ids.ts';
 import { formatPath, getAt, isPlainObject, showValue, type PathSegment } from './path.ts';
 import type { ServiceTuning } from './trigger.ts';
 import { buildTrigger, functionSettings, type FunctionInput } from './trigger.ts';
@@ -149,7 +149,7 @@ export function resolveService(doc: unknown, options: ResolveOptions): ServiceSp
       triggers.push(kind === 'sluice' ? built.trigger : { ...built.trigger, emulates: kind, ...(native?.eventSourceArn ? { eventSourceArn: native.eventSourceArn } : {}) });
     }
   }
-  problems.push(...duplicateGroupIds(triggers));
+  problems.push(...duplicateGroupIds(triggers), ...duplicateTopicsOfFunction(triggers));
   // A rule broken by a custom.sluice value is found once per trigger that uses it: say it once.
   const unique = [...new Set(problems)];
   if (unique.length > 0) {

@@ -51,7 +51,8 @@ export function fromNativeEvent(
   if (mode !== undefined && mode !== null) {
     // A queue trigger needs its destination; a stream event's stays AWS's alone (its retries locally unchanged, nothing sent from here to AWS).
     if (kind === 'kafka') input.consumptionMode = mode;
-    if (kind === 'kafka' && mode === 'queue' && typeof raw.onFailureDestination === 'string') input.destinationConfig = { onFailure: { destination: raw.onFailureDestination } };
+    // Any value, so a bad one is reported as what it is (the problems name it onFailureDestination), not as missing.
+    if (kind === 'kafka' && mode === 'queue' && raw.onFailureDestination !== undefined && raw.onFailureDestination !== null) input.destinationConfig = { onFailure: { destination: raw.onFailureDestination } };
     if (kind !== 'kafka') problems.push(`${at}.consumptionMode: AWS's queue mode reads self-managed Kafka only (a kafka event), not MSK. Remove it, or use a sluice event with consumptionMode: queue.`);
   }
   if (kind === 'kafka' && raw.bootstrapServers !== undefined) input.bootstrapServers = raw.bootstrapServers;

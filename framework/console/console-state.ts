@@ -108,7 +108,15 @@ export class ConsoleState {
       }),
       e.on('queue.lag', (l) => {
         const share = of(l)?.share;
-        if (share) for (const p of l.partitions) share.lag.set(p.partition, p.lag);
+        if (!share) return;
+        for (const p of l.partitions) if (p.lag !== null) share.lag.set(p.partition, p.lag);
+        // A partition the topic no longer has leaves the card (its lag, its history, its counts).
+        const listed = new Set(l.partitions.map((p) => p.partition));
+        for (const partition of [...share.lag.keys()].filter((p) => !listed.has(p))) {
+          share.lag.delete(partition);
+          share.counts.delete(partition);
+          of(l)!.lagHistory.delete(partition);
+        }
       }),
       e.on('queue.acquired', (a) => {
         const c = this.shareCounts(of(a), a.partition);

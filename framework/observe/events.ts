@@ -60,8 +60,10 @@ export interface SluiceEvents {
   /**
    * Queue mode, every few seconds: the share group's backlog per partition as the broker counts it
    * (records not acknowledged yet, those in flight included), read by one member for the whole group.
+   * Every partition the topic has at the reading is listed (`lag` null: not known this time); one
+   * not listed is gone (the topic was made again with fewer).
    */
-  'queue.lag': { functionName: string; topic: string; groupId: string; partitions: ReadonlyArray<{ partition: number; lag: number }> };
+  'queue.lag': { functionName: string; topic: string; groupId: string; partitions: ReadonlyArray<{ partition: number; lag: number | null }> };
   /** Records that matched no filter pattern: committed without an invocation. */
   'poller.filtered': { functionName: string; topic: string; partition: number; count: number };
   /** `done`: parallelizationFactor > 1, the ranges beyond `offset` the refused commit marked done. */

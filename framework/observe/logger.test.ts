@@ -24,4 +24,10 @@ describe('the logger', () => {
     expect(lines[0]).not.toMatch(TERMINAL_CONTROL);
     expect(JSON.parse(lines[0]!)).toMatchObject({ message: HOSTILE, name: '\u2028\x9b' });
   });
+
+  it('as JSON, keeps its own message, level, time and namespace when a field is named like one', () => {
+    const lines: string[] = [];
+    createLogger('t', { format: 'json', write: (l) => lines.push(l) }).warn('what to do', { message: 'Group authorization failed.', level: 'x', error: 30 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'what to do', level: 'warn', namespace: 't', field_message: 'Group authorization failed.', field_level: 'x', error: 30 });
+  });
 });

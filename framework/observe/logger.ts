@@ -33,6 +33,8 @@ export function parseLevel(value: string | undefined): LogLevel {
   return v in RANK ? (v as LogLevel) : 'info';
 }
 
+const OWN_KEYS = new Set(['time', 'level', 'namespace', 'message']);
+
 export function createLogger(namespace = 'sluice', options: LoggerOptions = {}, bound: LogFields = {}): Logger {
   const level = options.level ?? parseLevel(process.env.SLUICE_LOG_LEVEL);
   const format = options.format ?? (process.env.SLUICE_LOG_FORMAT === 'json' ? 'json' : 'text');
@@ -42,7 +44,9 @@ export function createLogger(namespace = 'sluice', options: LoggerOptions = {}, 
     if (RANK[at] > RANK[level]) return;
     const all = { ...bound, ...fields };
     if (format === 'json') {
-      write(printableJson(JSON.stringify({ time: new Date().toISOString(), level: at, namespace, message, ...all }, jsonSafe)));
+      // The line's own keys win: a field named like one (a broker's `message`) is kept as field_<name>.
+      const fieldsOf = Object.fromEntries(Object.entries(all).map(([k, v]) => [OWN_KEYS.has(k) ? `field_${k}` : k, v]));
+      write(printableJson(JSON.stringify({ time: new Date().toISOString(), level: at, namespace, message, ...fieldsOf }, jsonSafe)));
       return;
     }
     const time = new Date().toISOString().slice(11, 23);

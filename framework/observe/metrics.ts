@@ -141,8 +141,15 @@ export class PollerMetrics {
       const t = this.totalsOf(e.functionName, e.topic);
       const known = this.shareBacklog.get(t) ?? this.shareBacklog.set(t, new Map()).get(t)!;
       for (const p of e.partitions) {
+        if (p.lag === null) continue; // not known this time: the last known lag stands
         this.m.shareLag.set(this.series(e.functionName, e.topic, p.partition).labels, p.lag);
         known.set(p.partition, p.lag);
+      }
+      // A partition the topic no longer has: its backlog is gone, from the gauge and from OffsetLag.
+      const listed = new Set(e.partitions.map((p) => p.partition));
+      for (const partition of [...known.keys()].filter((p) => !listed.has(p))) {
+        known.delete(partition);
+        this.m.shareLag.remove(this.series(e.functionName, e.topic, partition).labels);
       }
     });
     on('queue.acknowledged', (e) => {

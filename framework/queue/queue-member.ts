@@ -22,7 +22,7 @@ import { ShareMember } from '../kafka/share/share-member.ts';
 import type { Instrumentation, QueueAckName } from '../observe/events.ts';
 import type { Logger } from '../observe/logger.ts';
 import type { QueueRunner } from './queue-runner.ts';
-import { watchShareLag, type PartitionBacklog, type ShareLagWatch } from './share-lag.ts';
+import { backlogOf, watchShareLag, type ShareLagWatch } from './share-lag.ts';
 
 /**
  * What one share fetch may bring back (the broker sends a first batch larger than this whole). It
@@ -63,10 +63,12 @@ export function createQueueMember(o: {
       const settings = { 'share.auto.offset.reset': reset, 'share.delivery.count.limit': String(limit) };
       const set = await transport.send('any', alterGroupConfig(trigger.consumerGroupId, settings)).catch((e: unknown) => ({ errorCode: -1, errorMessage: (e as Error).message }));
       // Refused (no AlterConfigs on the group): what the group has instead, and fewer retries if its delivery limit is lower.
-      const kept = set.errorCode === 0 ? undefined : await groupSettings(transport, trigger.consumerGroupId);
+      const kept = set.errorCode === 0 || stopped ? undefined : await groupSettings(transport, trigger.consumerGroupId);
       const keptLimit = kept?.limit;
       const capped = keptLimit !== undefined && keptLimit < limit ? Math.max(0, keptLimit - 2) : undefined;
       if (capped !== undefined) o.runner.capRetries(capped);
+      // Stopped meanwhile (a supervisor stopping a member that was still starting): its transport is closed; nothing more to start.
+      if (stopped) return;
       // A cluster without share groups refuses the settings too: the member's start says what it needs, and this is moot.
       await member.start().catch(async (e: unknown) => {
         // Refused at start: nothing stops this member later, so its connections close here.
@@ -103,7 +105,7 @@ export function createQueueMember(o: {
             throw e;
           })).then((a) => a.topicOffsets(trigger.topic));
           const { partitions } = await readShareGroup(transport, trigger.consumerGroupId, trigger.topic, logs, reset);
-          return partitions.flatMap((p): PartitionBacklog[] => (p.lag === null ? [] : [{ partition: p.partition, lag: p.lag }]));
+          return backlogOf(partitions);
         },
         report: (partitions) => o.events.emit('queue.lag', { functionName: trigger.functionName, topic: trigger.topic, groupId: trigger.consumerGroupId, partitions }),
         logger: o.logger,
@@ -130,8 +132,11 @@ export function createQueueMember(o: {
 async function groupSettings(transport: ReturnType<typeof kafkajsShareTransport>, groupId: string): Promise<{ limit: number | undefined; startsAt: string | undefined } | undefined> {
   const read = await transport.send('any', describeGroupConfig(groupId, ['share.delivery.count.limit', 'share.auto.offset.reset'])).catch(() => undefined);
   if (!read || read.errorCode !== 0) return undefined;
-  const limit = Number(read.values['share.delivery.count.limit']);
-  return { limit: Number.isInteger(limit) && limit > 0 ? limit : undefined, startsAt: read.values['share.auto.offset.reset'] ?? undefined };
+  // A limit absent, null or not a number is not read: the caller warns that it could not be known.
+  const raw = read.values['share.delivery.count.limit'];
+  const limit = raw === null || raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  if (!Number.isInteger(limit) || limit <= 0) return undefined;
+  return { limit, startsAt: read.values['share.auto.offset.reset'] ?? undefined };
 }
 
 const ACK_NAMES: readonly QueueAckName[] = ['gap', 'accept', 'release', 'reject'];

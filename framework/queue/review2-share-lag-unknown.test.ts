@@ -7,6 +7,7 @@
  * it was just told about.
  */
 import { describe, expect, it } from 'vitest';
+import { backlogOf } from './share-lag.ts';
 import { readShareGroup } from '../kafka/share/share-group.ts';
 import type { ShareTransport } from '../kafka/share/transport.ts';
 import { Instrumentation } from '../observe/events.ts';
@@ -28,11 +29,11 @@ describe('Review 2 (4b1e4d9): a reading whose partitions\' lag the broker does n
     const events = new Instrumentation();
     const metrics = new PollerMetrics([{ functionName: 'orders', topic: 'orders', consumerGroupId: 'g' }], events);
     const logs = [{ partition: 0, logStart: 0, logEnd: 5_000 }, { partition: 1, logStart: 0, logEnd: 5_000 }];
-    // The queue member's reading, as queue-member.ts makes it.
+    // The queue member's reading, as queue-member.ts makes it (backlogOf).
     const reading = async (lags: number[]) => {
       const offsets = { errorCode: 0, errorMessage: null, partitions: lags.map((lag, partition) => ({ partition, startOffset: 1_000, lag, errorCode: 0, errorMessage: null })) };
       const { partitions } = await readShareGroup(transport(offsets), 'g', 'orders', logs, 'earliest');
-      events.emit('queue.lag', { functionName: 'orders', topic: 'orders', groupId: 'g', partitions: partitions.flatMap((p) => (p.lag === null ? [] : [{ partition: p.partition, lag: p.lag }])) });
+      events.emit('queue.lag', { functionName: 'orders', topic: 'orders', groupId: 'g', partitions: backlogOf(partitions) });
     };
     await reading([4_000, 4_000]);
     expect(metrics.snapshot()[0]!.offsetLag).toBe(8_000);

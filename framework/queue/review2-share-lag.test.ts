@@ -7,6 +7,7 @@
  * reading it cannot make keeps the last value (lag null, skipped), not that it reports the log.
  */
 import { describe, expect, it } from 'vitest';
+import { backlogOf } from './share-lag.ts';
 import { readShareGroup } from '../kafka/share/share-group.ts';
 import type { ShareTransport } from '../kafka/share/transport.ts';
 import { Instrumentation } from '../observe/events.ts';
@@ -36,8 +37,8 @@ describe('Review 2 (4b1e4d9): a partition whose share-group offsets the broker c
     };
     const logs = [{ partition: 0, logStart: 0, logEnd: 1_000 }, { partition: 1, logStart: 0, logEnd: 1_000_000 }];
     const { partitions } = await readShareGroup(transport(offsets), 'g', 'orders', logs, 'earliest');
-    // What the queue member reports (queue-member.ts: a partition with lag null is left out) and the trigger's OffsetLag from it.
-    const reported = partitions.flatMap((p) => (p.lag === null ? [] : [{ partition: p.partition, lag: p.lag }]));
+    // What the queue member reports (queue-member.ts, backlogOf: a partition with lag null listed as not known) and the trigger's OffsetLag from it.
+    const reported = backlogOf(partitions);
     const events = new Instrumentation();
     const metrics = new PollerMetrics([{ functionName: 'orders', topic: 'orders', consumerGroupId: 'g' }], events);
     events.emit('queue.lag', { functionName: 'orders', topic: 'orders', groupId: 'g', partitions: reported });

@@ -6,6 +6,7 @@
  * removed partition's last backlog in OffsetLag forever — the service scales on records that are gone.
  */
 import { describe, expect, it } from 'vitest';
+import { backlogOf } from './share-lag.ts';
 import { readShareGroup } from '../kafka/share/share-group.ts';
 import type { ShareTransport } from '../kafka/share/transport.ts';
 import { Instrumentation } from '../observe/events.ts';
@@ -26,11 +27,11 @@ describe('Review 3 (6c55667): a share group whose topic now has fewer partitions
   it('drops the removed partition\'s backlog from OffsetLag instead of keeping it forever', async () => {
     const events = new Instrumentation();
     const metrics = new PollerMetrics([{ functionName: 'orders', topic: 'orders', consumerGroupId: 'g' }], events);
-    // The queue member's reading, as queue-member.ts makes it.
+    // The queue member's reading, as queue-member.ts makes it (backlogOf).
     const reading = async (logs: Array<{ partition: number; logStart: number; logEnd: number }>, lags: number[]) => {
       const offsets = { errorCode: 0, errorMessage: null, partitions: lags.map((lag, partition) => ({ partition, startOffset: 0, lag, errorCode: 0, errorMessage: null })) };
       const { partitions } = await readShareGroup(transport(offsets), 'g', 'orders', logs, 'earliest');
-      events.emit('queue.lag', { functionName: 'orders', topic: 'orders', groupId: 'g', partitions: partitions.flatMap((p) => (p.lag === null ? [] : [{ partition: p.partition, lag: p.lag }])) });
+      events.emit('queue.lag', { functionName: 'orders', topic: 'orders', groupId: 'g', partitions: backlogOf(partitions) });
     };
     await reading([0, 1, 2].map((partition) => ({ partition, logStart: 0, logEnd: 9_000 })), [0, 0, 9_000]);
     expect(metrics.snapshot()[0]!.offsetLag).toBe(9_000);

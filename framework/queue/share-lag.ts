@@ -13,7 +13,13 @@ export const SHARE_LAG_PERIOD_MS = 5_000;
 
 export interface PartitionBacklog {
   partition: number;
-  lag: number;
+  /** Null: the broker did not know it at this reading (the last known one stands). */
+  lag: number | null;
+}
+
+/** A reading as the queue.lag event carries it: every partition of the topic, each with its lag or null. */
+export function backlogOf(partitions: ReadonlyArray<{ partition: number; lag: number | null }>): PartitionBacklog[] {
+  return partitions.map((p) => ({ partition: p.partition, lag: p.lag }));
 }
 
 export interface ShareLagWatch {
