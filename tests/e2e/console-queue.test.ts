@@ -37,7 +37,7 @@ it('shows the share group\'s backlog per partition, and what this poller acquire
   const page = await browser.newPage();
   await page.goto(harness.consoleUrl!);
   const card = page.getByTestId('trigger-recorder');
-  await expect.poll(() => card.getByTestId('mode').textContent(), { timeout: 30_000 }).toBe('queue (share group)');
+  await expect.poll(() => card.getByTestId('consumption-mode').textContent(), { timeout: 30_000 }).toBe('queue (share group)');
   const row = (p: number) => card.getByTestId(`partition-recorder-${p}`);
   const backlog = async () => Promise.all([0, 1].map(async (p) => Number((await row(p).getByTestId('lag').textContent())?.replace(/,/g, ''))));
   const seen: number[] = [];

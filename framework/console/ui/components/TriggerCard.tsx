@@ -31,7 +31,7 @@ export function TriggerCard({ trigger: t, offset, now }: { trigger: TriggerView;
       <dl class="facts">
         <div><dt>group</dt><dd><Txt s={t.group} /></dd></div>
         <div><dt>engine</dt><dd>{t.consumptionMode === 'queue' ? 'share client' : t.engine}</dd></div>
-        <div><dt>mode</dt><dd data-testid="mode">{t.consumptionMode === 'queue' ? 'queue (share group)' : 'stream'}</dd></div>
+        <div><dt>mode</dt><dd data-testid="consumption-mode">{t.consumptionMode === 'queue' ? 'queue (share group)' : 'stream'}</dd></div>
         <div><dt>timeout</dt><dd>{duration(t.timeoutMs)}</dd></div>
         <div><dt>poll interval</dt><dd>{duration(t.maxPollIntervalMs)}</dd></div>
         <div><dt>batch size</dt><dd>{count(t.batchSize)}</dd></div>
