@@ -35,10 +35,13 @@ beforeAll(async () => {
   await admin.connect();
 }, 180_000);
 afterAll(async () => {
-  await h?.stop();
-  await admin?.disconnect();
-  delete process.env[SECRET_VAR];
-  if (broker?.startedHere) await broker.stop();
+  try {
+    await h?.stop();
+    await admin?.disconnect();
+  } finally {
+    delete process.env[SECRET_VAR];
+    await broker?.stop();
+  }
 });
 
 const allow = (resourceType: number, resourceName: string, operation: number) => ({
