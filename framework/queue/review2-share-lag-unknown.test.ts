@@ -9,20 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import { backlogOf } from './share-lag.ts';
 import { readShareGroup } from '../kafka/share/share-group.ts';
-import type { ShareTransport } from '../kafka/share/transport.ts';
+import { shareGroupReading } from '../../tests/support/scripted-share-broker.ts';
 import { Instrumentation } from '../observe/events.ts';
 import { PollerMetrics } from '../observe/metrics.ts';
-
-function transport(offsets: unknown): ShareTransport {
-  let n = 0;
-  return {
-    send: (async () => (++n % 2 === 1 ? { errorCode: 0, errorMessage: null, state: 'Stable', assignor: 'simple', members: [] } : offsets)) as ShareTransport['send'],
-    versions: async () => ({ min: 0, max: 1 }),
-    refresh: async () => undefined,
-    decode: async () => ({ records: [], through: -1 }),
-    close: async () => undefined,
-  };
-}
 
 describe('Review 2 (4b1e4d9): a reading whose partitions\' lag the broker does not know (-1)', () => {
   it('leaves OffsetLag at its last value instead of dropping it to 0', async () => {
@@ -32,7 +21,7 @@ describe('Review 2 (4b1e4d9): a reading whose partitions\' lag the broker does n
     // The queue member's reading, as queue-member.ts makes it (backlogOf).
     const reading = async (lags: number[]) => {
       const offsets = { errorCode: 0, errorMessage: null, partitions: lags.map((lag, partition) => ({ partition, startOffset: 1_000, lag, errorCode: 0, errorMessage: null })) };
-      const { partitions } = await readShareGroup(transport(offsets), 'g', 'orders', logs, 'earliest');
+      const { partitions } = await readShareGroup(shareGroupReading(offsets), 'g', 'orders', logs, 'earliest');
       events.emit('queue.lag', { functionName: 'orders', topic: 'orders', groupId: 'g', partitions: backlogOf(partitions) });
     };
     await reading([4_000, 4_000]);

@@ -9,21 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import { backlogOf } from './share-lag.ts';
 import { readShareGroup } from '../kafka/share/share-group.ts';
-import type { ShareTransport } from '../kafka/share/transport.ts';
+import { shareGroupReading } from '../../tests/support/scripted-share-broker.ts';
 import { Instrumentation } from '../observe/events.ts';
 import { PollerMetrics } from '../observe/metrics.ts';
-
-/** ShareGroupDescribe first, DescribeShareGroupOffsets second (readShareGroup sends them in that order). */
-function transport(offsets: unknown): ShareTransport {
-  let n = 0;
-  return {
-    send: (async () => (++n % 2 === 1 ? { errorCode: 0, errorMessage: null, state: 'Stable', assignor: 'simple', members: [] } : offsets)) as ShareTransport['send'],
-    versions: async () => ({ min: 0, max: 1 }),
-    refresh: async () => undefined,
-    decode: async () => ({ records: [], through: -1 }),
-    close: async () => undefined,
-  };
-}
 
 describe('Review 2 (4b1e4d9): a partition whose share-group offsets the broker could not read', () => {
   it('is not counted as its whole log in the backlog (and so in OffsetLag)', async () => {
@@ -36,7 +24,7 @@ describe('Review 2 (4b1e4d9): a partition whose share-group offsets the broker c
       ],
     };
     const logs = [{ partition: 0, logStart: 0, logEnd: 1_000 }, { partition: 1, logStart: 0, logEnd: 1_000_000 }];
-    const { partitions } = await readShareGroup(transport(offsets), 'g', 'orders', logs, 'earliest');
+    const { partitions } = await readShareGroup(shareGroupReading(offsets), 'g', 'orders', logs, 'earliest');
     // What the queue member reports (queue-member.ts, backlogOf: a partition with lag null listed as not known) and the trigger's OffsetLag from it.
     const reported = backlogOf(partitions);
     const events = new Instrumentation();

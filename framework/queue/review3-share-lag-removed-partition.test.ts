@@ -8,20 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { backlogOf } from './share-lag.ts';
 import { readShareGroup } from '../kafka/share/share-group.ts';
-import type { ShareTransport } from '../kafka/share/transport.ts';
+import { shareGroupReading } from '../../tests/support/scripted-share-broker.ts';
 import { Instrumentation } from '../observe/events.ts';
 import { PollerMetrics } from '../observe/metrics.ts';
-
-function transport(offsets: unknown): ShareTransport {
-  let n = 0;
-  return {
-    send: (async () => (++n % 2 === 1 ? { errorCode: 0, errorMessage: null, state: 'Stable', assignor: 'simple', members: [] } : offsets)) as ShareTransport['send'],
-    versions: async () => ({ min: 0, max: 1 }),
-    refresh: async () => undefined,
-    decode: async () => ({ records: [], through: -1 }),
-    close: async () => undefined,
-  };
-}
 
 describe('Review 3 (6c55667): a share group whose topic now has fewer partitions', () => {
   it('drops the removed partition\'s backlog from OffsetLag instead of keeping it forever', async () => {
@@ -30,7 +19,7 @@ describe('Review 3 (6c55667): a share group whose topic now has fewer partitions
     // The queue member's reading, as queue-member.ts makes it (backlogOf).
     const reading = async (logs: Array<{ partition: number; logStart: number; logEnd: number }>, lags: number[]) => {
       const offsets = { errorCode: 0, errorMessage: null, partitions: lags.map((lag, partition) => ({ partition, startOffset: 0, lag, errorCode: 0, errorMessage: null })) };
-      const { partitions } = await readShareGroup(transport(offsets), 'g', 'orders', logs, 'earliest');
+      const { partitions } = await readShareGroup(shareGroupReading(offsets), 'g', 'orders', logs, 'earliest');
       events.emit('queue.lag', { functionName: 'orders', topic: 'orders', groupId: 'g', partitions: backlogOf(partitions) });
     };
     await reading([0, 1, 2].map((partition) => ({ partition, logStart: 0, logEnd: 9_000 })), [0, 0, 9_000]);

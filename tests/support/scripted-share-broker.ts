@@ -80,3 +80,18 @@ export function recorder() {
 export const sentAcks = (t: { sent: Sent[] }, partition: number): number[] =>
   t.sent.filter((x) => x.kind === 'fetch' || x.kind === 'ack').flatMap((x) => (x.input?.topics ?? []).flatMap((tp: { partitions: Array<{ partition: number; batches: Array<{ firstOffset: bigint; lastOffset: bigint }> }> }) =>
     tp.partitions.filter((p) => p.partition === partition).flatMap((p) => offsetsOf(p.batches))));
+
+/**
+ * A transport that answers readShareGroup's two requests, ShareGroupDescribe (a Stable group with no
+ * members) then DescribeShareGroupOffsets (`offsets`), on every reading: the share-lag tests' broker.
+ */
+export function shareGroupReading(offsets: unknown): ShareTransport {
+  let n = 0;
+  return {
+    send: (async () => (++n % 2 === 1 ? { errorCode: 0, errorMessage: null, state: 'Stable', assignor: 'simple', members: [] } : offsets)) as ShareTransport['send'],
+    versions: async () => ({ min: 0, max: 1 }),
+    refresh: async () => undefined,
+    decode: async () => ({ records: [], through: -1 }),
+    close: async () => undefined,
+  };
+}
