@@ -29,6 +29,7 @@ export class PollerChild {
   private readonly child: ChildProcess;
   private readonly exited: Promise<number | null>;
   private samplesWaiter: ((s: Array<[number, number]>) => void) | undefined;
+  private markWaiter: ((m: { records: number; cpuMicros: number; gcMs: number }) => void) | undefined;
 
   /** `nodeArgs`: extra Node options, e.g. `--cpu-prof` (bench/profile.ts). */
   constructor(options: PollerProcessOptions, nodeArgs: string[] = []) {
@@ -52,6 +53,7 @@ export class PollerChild {
           this.records = m.records;
           this.memory = { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
         } else if (m.type === 'samples') this.samplesWaiter?.(m.latency);
+        else if (m.type === 'mark') this.markWaiter?.({ records: m.records, cpuMicros: m.cpuMicros, gcMs: m.gcMs });
       });
       void this.exited.then((code) => reject(new Error(`bench poller ${this.child.pid} exited with ${code} before it was ready`)));
     });
@@ -88,6 +90,13 @@ export class PollerChild {
     const got = new Promise<Array<[number, number]>>((resolve) => (this.samplesWaiter = resolve));
     this.send({ type: 'samples' });
     return withTimeout(got, timeoutMs, 'latency samples');
+  }
+
+  /** Records done and CPU used (µs, all of the process's threads) so far, read by the poller itself now. */
+  async mark(timeoutMs = 10_000): Promise<{ records: number; cpuMicros: number; gcMs: number }> {
+    const got = new Promise<{ records: number; cpuMicros: number; gcMs: number }>((resolve) => (this.markWaiter = resolve));
+    this.send({ type: 'mark' });
+    return withTimeout(got, timeoutMs, 'mark');
   }
 
   async stop(timeoutMs = 40_000): Promise<void> {

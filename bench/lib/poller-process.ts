@@ -3,8 +3,10 @@
  * `node --import tsx bench/lib/poller-process.ts`, forked by bench/lib/child.ts with its
  * options in BENCH_POLLER (JSON). Reports over IPC: ready, joins, rebalances, progress
  * (records and chunks done, memory) every 250 ms, and on request the latency samples
- * (per record: its timestamp, and handler start − timestamp) it collected. 'stop' stops it cleanly.
+ * (per record: its timestamp, and handler start − timestamp) it collected, and on 'mark' its records
+ * done and CPU used so far. 'stop' stops it cleanly.
  */
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { InvokeRequest, InvokeResult } from '../../framework/invoke/types.ts';
 import { Instrumentation } from '../../framework/observe/events.ts';
 import { nowMs, startSluice, type SluiceOptions } from './sluice.ts';
@@ -34,9 +36,11 @@ export type FromPoller =
   /** Per record: [its timestamp, handler start − timestamp], both ms. */
   | { type: 'samples'; latency: Array<[number, number]> }
   | ({ type: 'invocation' } & InvocationSpan)
+  /** The answer to 'mark': records done and the CPU the whole process (every thread) has used, both so far. */
+  | { type: 'mark'; records: number; cpuMicros: number; gcMs: number }
   | { type: 'stopped' };
 
-export type ToPoller = { type: 'samples' } | { type: 'stop' };
+export type ToPoller = { type: 'samples' } | { type: 'mark' } | { type: 'stop' };
 
 const send = (m: FromPoller): void => void process.send?.(m);
 
@@ -67,9 +71,18 @@ async function main(): Promise<void> {
     send({ type: 'progress', at: Date.now(), records, chunks, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers });
   };
   const timer = setInterval(report, 250);
+  // Time in garbage collection on this thread so far (what a cost is made of, the console scenario's pairs).
+  let gcMs = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcMs += e.duration;
+  }).observe({ entryTypes: ['gc'] });
   const sluice = await startSluice({ ...o, ...(o.latency || o.timeline ? { observe } : {}) }, events);
   process.on('message', (m: ToPoller) => {
     if (m.type === 'samples') send({ type: 'samples', latency: latency.splice(0) });
+    if (m.type === 'mark') {
+      const cpu = process.cpuUsage();
+      send({ type: 'mark', records, cpuMicros: cpu.user + cpu.system, gcMs });
+    }
     if (m.type !== 'stop') return;
     clearInterval(timer);
     report();

@@ -43,6 +43,12 @@ export interface SluiceOptions {
   http?: boolean;
   /** Serve the console (read-write, as `npm start` does) on a free loopback port; its URL is in RunningSluice. */
   console?: boolean;
+  /**
+   * Drop the handler's printed lines instead of writing them to stderr (the console scenario: both
+   * sides print the same lines, and a synchronous write to a file or pipe varied by a tenth of the
+   * poller's CPU from one pass to the next, profiled). The console's log tap still gets each line.
+   */
+  discardOutput?: boolean;
 }
 
 export interface RunningSluice {
@@ -94,7 +100,7 @@ export async function startSluice(o: SluiceOptions, events = new Instrumentation
   const trigger = benchTrigger(o);
   const history = o.console ? new InvocationHistory() : undefined;
   const local = createLocalInvoker({
-    rootDir: REPO_ROOT, service: 'sluice-bench', stage: 'bench', region: 'us-east-1', logger: benchLogger, output: (line) => process.stderr.write(line + '\n'),
+    rootDir: REPO_ROOT, service: 'sluice-bench', stage: 'bench', region: 'us-east-1', logger: benchLogger, output: o.discardOutput ? () => undefined : (line) => process.stderr.write(line + '\n'),
     functions: [trigger], ...(history ? { logTap: (id, level, text) => history.log(id, level, text) } : {}),
   });
   const observe = o.observe;

@@ -1,0 +1,94 @@
+/**
+ * The console's cost with no page open, measured side by side: two poller processes drain the same
+ * backlog at the same time, each in its own group, one with the health server alone (the baseline),
+ * one with the console on, and both are read at the same instants (records done, CPU of the whole
+ * process). Taken one after the other, the same pass ran anywhere from 6.2 to 8.7 ms of CPU per
+ * 1,000 records within one run (this machine's drift, 2026-12-06), far more than a 2% cost; side by
+ * side the drift falls on both pollers of a pair alike. Pairs of the baseline beside itself,
+ * alternating with the measured pairs, show what the instrument cannot tell apart: a cost inside
+ * their spread is not measurable.
+ */
+import { PollerChild } from '../lib/child.ts';
+import { uniqueName } from '../lib/kafka.ts';
+import { percentile, round } from '../lib/stats.ts';
+import type { BenchContext } from '../lib/types.ts';
+
+/** Each pair is read from this share of the backlog done (by the slower poller) to this share (by the faster). */
+const WINDOW = [0.15, 0.85] as const;
+
+export interface PairReading {
+  /** 1 − (records of the second poller / records of the first), over the same window. */
+  throughputCost: number;
+  /** CPU per record of the second poller over the first's, less 1. */
+  cpuCost: number;
+  /** CPU per 1,000 records (ms), first and second poller. */
+  cpuPer1000: [number, number];
+  /** Of which garbage collection on the poller's main thread (ms per 1,000 records). */
+  gcPer1000: [number, number];
+}
+
+export interface SideBySide {
+  /** The baseline beside the console (no page). */
+  measured: PairReading[];
+  /** The baseline beside itself. */
+  same: PairReading[];
+}
+
+export async function sideBySide(ctx: BenchContext, topic: string, records: number, batchSize: number, pairs: number): Promise<SideBySide> {
+  const result: SideBySide = { measured: [], same: [] };
+  for (let i = 0; i < pairs * 2; i++) {
+    const measured = i % 2 === 0;
+    const reading = await pair(ctx, topic, records, batchSize, measured, i);
+    (measured ? result.measured : result.same).push(reading);
+    ctx.log(
+      `batchSize ${batchSize} side by side, ${measured ? 'baseline | console (no page)' : 'baseline | baseline'} pair ${Math.floor(i / 2) + 1}: ` +
+        `throughput ${pct(-reading.throughputCost)}, CPU per record ${pct(reading.cpuCost)} (${reading.cpuPer1000.map((c) => `${c.toFixed(2)} ms`).join(' | ')} per 1,000, of which GC ${reading.gcPer1000.map((c) => `${c.toFixed(2)} ms`).join(' | ')})`,
+    );
+  }
+  return result;
+}
+
+/** The median of a pair reading, and how far the baseline-beside-itself pairs lay apart (the largest difference either way). */
+export function summarizePairs(s: SideBySide): { throughputCost: number; cpuCost: number; noise: { throughput: number; cpu: number } } {
+  const widest = (xs: number[]) => Math.max(...xs.map(Math.abs));
+  return {
+    throughputCost: percentile(s.measured.map((r) => r.throughputCost), 50),
+    cpuCost: percentile(s.measured.map((r) => r.cpuCost), 50),
+    noise: { throughput: widest(s.same.map((r) => r.throughputCost)), cpu: widest(s.same.map((r) => r.cpuCost)) },
+  };
+}
+
+async function pair(ctx: BenchContext, topic: string, records: number, batchSize: number, measured: boolean, n: number): Promise<PairReading> {
+  const poller = (withConsole: boolean) =>
+    new PollerChild({
+      name: 'bench-console', brokers: ctx.brokers, topic, groupId: uniqueName(`console-pair-${withConsole ? 'console' : 'baseline'}`), batchSize, maximumBatchingWindowMs: 0, concurrency: 4,
+      env: batchSize === 100 ? { BENCH_LOG: '1' } : {}, discardOutput: true, ...(withConsole ? { console: true } : { http: true }),
+    });
+  // Which of the two is forked first alternates: a head start is no side's. `first` is the baseline.
+  const early = n % 4 >= 2 ? poller(measured) : undefined;
+  const first = poller(false);
+  const second = early ?? poller(measured);
+  try {
+    await Promise.all([first.ready, second.ready]);
+    await until(() => Math.min(first.records, second.records) >= records * WINDOW[0], 'both pollers past the window\'s start');
+    const t0 = await Promise.all([first.mark(), second.mark()]);
+    await until(() => Math.max(first.records, second.records) >= records * WINDOW[1], 'a poller at the window\'s end');
+    const t1 = await Promise.all([first.mark(), second.mark()]);
+    const done = [t1[0].records - t0[0].records, t1[1].records - t0[1].records] as const;
+    const cpu = [(t1[0].cpuMicros - t0[0].cpuMicros) / done[0], (t1[1].cpuMicros - t0[1].cpuMicros) / done[1]] as const;
+    const gc = [((t1[0].gcMs - t0[0].gcMs) / done[0]) * 1000, ((t1[1].gcMs - t0[1].gcMs) / done[1]) * 1000] as const;
+    return { throughputCost: 1 - done[1] / done[0], cpuCost: cpu[1] / cpu[0] - 1, cpuPer1000: [round(cpu[0], 2), round(cpu[1], 2)], gcPer1000: [round(gc[0], 2), round(gc[1], 2)] };
+  } finally {
+    await Promise.all([first.stop(), second.stop()]);
+  }
+}
+
+async function until(test: () => boolean, what: string, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`bench: no ${what} in ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
