@@ -61,16 +61,16 @@ describe('the console with no page open', () => {
       events.emit('poller.chunk_start', base);
       const result = await run.invoker.invoke({ functionName: 'f', records: r, source, timeoutMs: 10_000, attempt: 1 });
       events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, requestId: result.requestId });
-      now += 1; // a firehose: 1,000 invocations a second, past the 50 a second whose records are kept
+      now += 1; // a firehose: 1,000 invocations a second, past the 10 a second whose records are kept
     };
     for (let i = 0; i < 300; i++) await chunk(i); // the ring full: each invocation from here pushes one out
     const writes = await hashWrites(async () => {
       for (let i = 300; i < 1_300; i++) await chunk(i);
     });
     // Two per invocation (into the list of those holding lines, out when it leaves the ring); two per
-    // invocation whose records are kept (the first 50 a second) and one a second (that count), over
+    // invocation whose records are kept (the first 10 a second) and one a second (that count), over
     // the second and a bit the 1,000 span. Before: eight per invocation.
-    expect(writes).toBeLessThanOrEqual(2 * 1_000 + 2 * (2 * 50 + 1));
+    expect(writes).toBeLessThanOrEqual(2 * 1_000 + 2 * (2 * 10 + 1));
     const newest = history.list({ limit: 1 })[0]!;
     expect(newest).toMatchObject({ firstOffset: 12_990, outcome: 'ok', attempt: 1 });
     expect(newest.logs.map((l) => l.text)).toEqual(['invocation at 12990']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KafkaRecord } from '../event/record.ts';
-import { InvocationHistory, summaryOf } from './history.ts';
+import { eventOf, InvocationHistory, summaryOf } from './history.ts';
 
 const record = (offset: number, value = 'v', key: string | null = `k${offset}`): KafkaRecord => ({
   topic: 't', partition: 0, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: key === null ? null : Buffer.from(key), value: Buffer.from(value), headers: [],
@@ -23,9 +23,9 @@ describe('InvocationHistory', () => {
     const entries = [0, 1, 2, 3].map((i) => h.start({ functionName: 'a', records: [record(i, big)], source, requestId: `r${i}` }));
     for (const e of entries) h.end(e, { ok: true, durationMs: 1 }); // ended: the budget holds them (running, the poller does)
     expect(h.usage().eventBytes).toBeLessThanOrEqual(3_000);
-    expect(entries[0]!.records).toBeUndefined();
+    expect(eventOf(entries[0]!)).toBeUndefined();
     expect(entries[0]!.eventDropped).toMatch(/dropped to keep the console's history within/);
-    expect(entries[3]!.records).toHaveLength(1);
+    expect(eventOf(entries[3]!)).toHaveLength(1);
     expect(h.list({ function: 'a' })).toHaveLength(4);
   });
 
@@ -109,7 +109,8 @@ describe('InvocationHistory', () => {
     const e = h.start({ functionName: 'a', records: [fetched], source, requestId: '1' });
     expect(e.records![0]!.value!.buffer).toBe(response.buffer); // running, they are the poller's
     h.end(e, { ok: true, durationMs: 1 });
-    const held = e.records![0]!;
+    expect(e.records).toBeUndefined(); // ended: the history's own copy, packed
+    const held = eventOf(e)![0]!;
     for (const b of [held.key!, held.value!, held.headers[0]![1]!]) expect(b.buffer.byteLength).toBeLessThan(1024);
     expect([held.key, held.value, held.headers]).toEqual([fetched.key, fetched.value, fetched.headers]);
     response.fill(2); // what the caller's buffer becomes later does not reach the history
@@ -124,8 +125,8 @@ describe('InvocationHistory', () => {
     h.end(failed, { ok: false, durationMs: 1, error: { kind: 'error', name: 'Error', message: 'no' } });
     h.start({ functionName: 'a', records: [record(2)], source, requestId: 'later' }); // pushes the replay out
     h.end(replay, { ok: true, durationMs: 1, payload: { big: 'x'.repeat(9_000) } });
-    expect(replay.records).toHaveLength(1);
-    expect(failed.records).toHaveLength(1); // a visible invocation's event was not given up for it
+    expect(eventOf(replay)).toHaveLength(1);
+    expect(eventOf(failed)).toHaveLength(1); // a visible invocation's event was not given up for it
     expect(h.usage().eventBytes).toBe(failed.bytes);
     expect(h.list().map((e) => e.requestId)).toEqual(['later', 'failed']);
   });
@@ -135,11 +136,11 @@ describe('InvocationHistory', () => {
     const replay = h.start({ functionName: 'a', records: [record(0)], source, requestId: 'r0', replay: true });
     const first = h.start({ functionName: 'a', records: [record(1)], source, requestId: 'r1' });
     h.start({ functionName: 'a', records: [record(2)], source, requestId: 'r2' });
-    expect(first.records).toBeUndefined();
-    expect(replay.records).toHaveLength(1);
+    expect(eventOf(first)).toBeUndefined();
+    expect(eventOf(replay)).toHaveLength(1);
   });
 
-  it('past 50 invocations a second of a function keeps the records of the first 50 and of every failure', () => {
+  it('past 10 invocations a second of a function (the default) keeps the records of the first 10 and of every failure', () => {
     let now = 5_000;
     const h = new InvocationHistory({}, () => now);
     const run = (i: number, ok: boolean, answer: { reportedFailedFrom?: number; malformedResponse?: string } = {}) => {
@@ -148,20 +149,20 @@ describe('InvocationHistory', () => {
       h.annotate(`r${i}`, { attempt: 1, ...answer }); // the poller's chunk_end, just after
       return e;
     };
-    const first = Array.from({ length: 50 }, (_, i) => run(i, true));
+    const first = Array.from({ length: 10 }, (_, i) => run(i, true));
     const over = run(50, true);
     const failed = run(51, false);
-    expect(first.every((e) => e.records?.length === 1)).toBe(true);
-    expect(over.records).toBeUndefined();
-    expect(over.eventDropped).toMatch(/more than 50 invocations a second/);
-    expect(failed.records).toHaveLength(1);
+    expect(first.every((e) => eventOf(e)?.length === 1)).toBe(true);
+    expect(eventOf(over)).toBeUndefined();
+    expect(over.eventDropped).toMatch(/more than 10 invocations a second/);
+    expect(eventOf(failed)).toHaveLength(1);
     // A successful invocation whose answer the poller read as failures is a failure here too.
     const partial = run(60, true, { reportedFailedFrom: 60 });
     const unreadable = run(61, true, { malformedResponse: 'itemIdentifier "x" is not an offset of the chunk' });
     expect([partial.outcome, unreadable.outcome]).toEqual(['partial', 'failed']);
-    expect([partial.records, unreadable.records].map((r) => r?.length)).toEqual([1, 1]);
+    expect([eventOf(partial), eventOf(unreadable)].map((r) => r?.length)).toEqual([1, 1]);
     expect(h.usage().eventBytes).toBe([...first, failed, partial, unreadable].reduce((n, e) => n + e.bytes, 0)); // the dropped one is out of the budget
     now += 1_000; // a new second
-    expect(run(52, true).records).toHaveLength(1);
+    expect(eventOf(run(52, true))).toHaveLength(1);
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The console's memory of invocations: a ring buffer per function of the last `size`
  * invocations (their summaries, log lines, answers), and the records each ran with, which the
- * event detail is built from on request (copied once the invocation ends, so that a kept record
- * does not hold the whole fetch response it was read from). Records are what can be large, so
+ * event detail is built from on request (packed into one buffer of their own once the invocation
+ * ends, so that a kept record holds neither the whole fetch response it was read from nor an object
+ * per record). Records are what can be large, so
  * they are kept within one byte budget for the whole history: past it, the oldest invocations'
- * records are dropped (their summaries stay, saying so); past 50 invocations a second of one
- * function, only the first 50 of each second and those that failed keep theirs. What the handler
+ * records are dropped (their summaries stay, saying so); past 10 invocations a second of one
+ * function (`eventsPerSecond`), only the first 10 of each second and those that failed keep theirs. What the handler
  * said (log lines, its answer, its error) is bounded per invocation (500 lines of 8 KiB, a 256 KiB
  * answer, 16 KiB of error message and of stack) and within a second budget for the whole history,
  * `detailBytes`, past which the oldest invocations lose their lines and answer the same way.
@@ -14,19 +15,20 @@
  */
 import type { EventSource } from '../event/build-event.ts';
 import type { KafkaRecord } from '../event/record.ts';
+import { packRecords, unpackRecords, type PackedRecords } from '../invoke/record-transfer.ts';
 import type { InvokeError } from '../invoke/types.ts';
 import { printable } from '../observe/printable.ts';
 import type { InvocationSummary, LogLine, Outcome } from './api-types.ts';
 
 /**
- * Past this many invocations a second of one function, one that succeeded keeps its summary, lines
- * and answer but not its records. A kept event is copied out of its fetch response (owned()), which
- * only a few a second can afford: copying every invocation's records cost the poller 25% more CPU
- * per record (bench: console, batchSize 1000), for events no one reads at a firehose.
+ * `eventsPerSecond`: past this many invocations a second of one function, one that succeeded keeps
+ * its summary, lines and answer but not its records. A kept event is copied out of its fetch
+ * response (packed), which only a few a second can afford: copying every invocation's records cost
+ * the poller 25% more CPU per record (bench: console, batchSize 1000), the first 50 a second 1.5–2%
+ * at a firehose of 1,800 invocations a second (side by side, 2026-12-06), for events no one reads
+ * at that rate. A local loop runs a few invocations a second: all keep theirs.
  */
-const EVENTS_PER_SECOND = 50;
-
-export const HISTORY_DEFAULTS = { size: 200, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
+export const HISTORY_DEFAULTS = { size: 200, eventsPerSecond: 10, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
 export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
 
 /**
@@ -36,7 +38,10 @@ export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
 export interface Invocation extends Omit<InvocationSummary, 'keys'> {
   keys?: string[];
   keyBytes?: ReadonlyArray<Buffer | null>;
+  /** The poller's records while it runs (views into their fetch response), until the history holds or drops them. */
   records: readonly KafkaRecord[] | undefined;
+  /** The records held once it ended, packed (eventOf() unpacks them): one byte buffer and a numeric index, no object per record. */
+  held: PackedRecords | undefined;
   source: EventSource;
   bytes: number;
   /** Bytes of its lines, answer and error (the detail budget). */
@@ -49,7 +54,7 @@ export interface Invocation extends Omit<InvocationSummary, 'keys'> {
   errorDetail?: InvokeError;
   /** Pushed out of its ring: nothing of it enters a budget again (a replay still running, say). */
   gone?: true;
-  /** Ended past EVENTS_PER_SECOND, successfully: its records kept or not once the poller has said how its answer read (annotate). */
+  /** Ended past eventsPerSecond, successfully: its records kept or not once the poller has said how its answer read (annotate). */
   pastRate?: true;
 }
 
@@ -86,6 +91,7 @@ export class InvocationHistory {
   private readonly listeners = new Set<(i: Invocation) => void>();
   /** Per function, the second being counted and how many successful invocations kept their records in it. */
   private readonly eventsKept = new Map<string, { second: number; kept: number }>();
+  private readonly pastRateReasons = new Map<string, string>();
 
   constructor(limits: Partial<HistoryLimits> = {}, private readonly now = Date.now) {
     this.limits = { ...HISTORY_DEFAULTS, ...limits };
@@ -99,7 +105,7 @@ export class InvocationHistory {
       id: `${nextId++}`, function: s.functionName, topic: first?.topic ?? '', partition: first?.partition ?? -1,
       firstOffset: first?.offset ?? -1, lastOffset: last?.offset ?? -1, count: s.records.length, attempt: s.attempt ?? 1, startedAt: this.now(), outcome: 'running',
       requestId: s.requestId, replay: s.replay || undefined, durationMs: undefined, error: undefined, reportedFailedFrom: undefined,
-      keys: undefined, keyBytes: undefined, records: s.records, source: s.source, bytes: 0, detailBytes: 0, eventDropped: undefined, detailDropped: undefined,
+      keys: undefined, keyBytes: undefined, records: s.records, held: undefined, source: s.source, bytes: 0, detailBytes: 0, eventDropped: undefined, detailDropped: undefined,
       logs: [], logsTruncated: undefined, response: undefined, errorDetail: undefined, gone: undefined, pastRate: undefined,
     };
     const ring = this.rings.get(s.functionName) ?? this.rings.set(s.functionName, []).get(s.functionName)!;
@@ -155,7 +161,7 @@ export class InvocationHistory {
       if (entry.outcome !== 'ok') this.hold(entry);
       else {
         letGo(entry);
-        entry.eventDropped = `its records were not kept: ${entry.function} ran more than ${EVENTS_PER_SECOND} invocations a second, and the console keeps the events of the first ${EVENTS_PER_SECOND} each second and of every one that failed`;
+        entry.eventDropped = this.pastRateReason(entry.function);
       }
     }
     this.changed(entry);
@@ -221,20 +227,33 @@ export class InvocationHistory {
     this.running.pop();
   }
 
-  /** Whether one more successful invocation of `fn` keeps its records this second (EVENTS_PER_SECOND). */
+  /** Why a successful invocation of `fn` past the rate has no event: one string per function, not one per invocation. */
+  private pastRateReason(fn: string): string {
+    let reason = this.pastRateReasons.get(fn);
+    if (reason === undefined) {
+      const n = this.limits.eventsPerSecond;
+      reason = `its records were not kept: ${fn} ran more than ${n} invocations a second, and the console keeps the events of the first ${n} each second and of every one that failed`;
+      this.pastRateReasons.set(fn, reason);
+    }
+    return reason;
+  }
+
+  /** Whether one more successful invocation of `fn` keeps its records this second (eventsPerSecond). */
   private keepsEvent(fn: string): boolean {
     const second = Math.floor(this.now() / 1000);
     let k = this.eventsKept.get(fn);
     if (!k || k.second !== second) this.eventsKept.set(fn, (k = { second, kept: 0 }));
-    return k.kept++ < EVENTS_PER_SECOND;
+    return k.kept++ < this.limits.eventsPerSecond;
   }
 
   /** `e`'s records into the byte budget; past it, the oldest invocations' records go. */
   private hold(e: Invocation): void {
     if (e.gone) return;
-    e.records = owned(e.records!);
-    e.bytes = e.records.reduce((n, r) => n + recordBytes(r), 0);
+    const records = e.records!;
+    e.bytes = records.reduce((n, r) => n + recordBytes(r), 0);
     if (e.bytes === 0) return; // no records: nothing to drop (forget() looks for those with bytes)
+    e.held = packRecords(records);
+    e.records = undefined;
     this.holding.add(e);
     this.heldBytes += e.bytes;
     while (this.heldBytes > this.limits.eventBytes && this.holding.size > 1) {
@@ -272,16 +291,21 @@ export class InvocationHistory {
     e.pastRate = undefined;
     e.gone = true;
     // Out of every list: no summary of it is asked for again.
-    if (!e.replay) e.records = undefined;
+    if (!e.replay) {
+      e.records = undefined;
+      e.held = undefined;
+    }
   }
 
   private changed(e: Invocation): void {
+    // No page open, no listener: not even an iterator, three times per invocation.
+    if (this.listeners.size === 0) return;
     for (const l of this.listeners) l(e);
   }
 }
 
 export function summaryOf(e: Invocation): InvocationSummary {
-  const { records: _r, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, keys: _k, keyBytes: _kb, gone: _g, pastRate: _pr, ...summary } = e;
+  const { records: _r, held: _h, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, keys: _k, keyBytes: _kb, gone: _g, pastRate: _pr, ...summary } = e;
   return { ...summary, keys: firstKeys(e) };
 }
 
@@ -305,13 +329,13 @@ const KEY_BYTES = 800;
  * poller's path for every record), or the summary's first five once the records were dropped.
  */
 function keysOf(e: Invocation): string[] {
-  return e.records ? e.records.map(keyText) : firstKeys(e);
+  return e.records || e.held ? eventOf(e)!.map(keyText) : firstKeys(e);
 }
 
 /** The five keys a summary shows, decoded once. */
 function firstKeys(e: Invocation): string[] {
   if (!e.keys) {
-    e.keys = (e.records?.slice(0, 5) ?? (e.keyBytes ?? []).map((key) => ({ key }))).map(keyText);
+    e.keys = (eventOf(e)?.slice(0, 5) ?? (e.keyBytes ?? []).map((key) => ({ key }))).map(keyText);
     e.keyBytes = undefined;
   }
   return e.keys;
@@ -319,8 +343,17 @@ function firstKeys(e: Invocation): string[] {
 
 /** Drops `e`'s records, keeping the bytes of the five keys its summary shows. */
 function letGo(e: Invocation): void {
-  if (!e.keys && e.records) e.keyBytes = keyCopies(e.records);
+  if (!e.keys && (e.records || e.held)) e.keyBytes = keyCopies(eventOf(e)!);
   e.records = undefined;
+  e.held = undefined;
+}
+
+/**
+ * The records an invocation ran with, as far as the history still has them: the poller's own while
+ * it runs, an unpacked copy once held (each call a new one), none once dropped.
+ */
+export function eventOf(e: Pick<Invocation, 'records' | 'held'>): readonly KafkaRecord[] | undefined {
+  return e.held ? unpackRecords(e.held) : e.records;
 }
 
 /** Five keys without a byte (none, or empty), as letGo keeps them: shared, their text is '' either way. */
@@ -342,35 +375,6 @@ function keyCopies(records: readonly KafkaRecord[]): ReadonlyArray<Buffer | null
     at = end;
   }
   return copies;
-}
-
-/**
- * The records as the event shows them, their bytes copied into one buffer of their own. A record's
- * key and value are views into the fetch response they were read from (kafkajs slices it), so
- * holding the records themselves holds whole responses: 200 invocations of one filtered-in record
- * each could hold 200 responses of up to 10 MiB, where the budget counted 200 records.
- */
-function owned(records: readonly KafkaRecord[]): KafkaRecord[] {
-  let size = 0;
-  for (const r of records) {
-    size += (r.key?.length ?? 0) + (r.value?.length ?? 0);
-    for (const [, value] of r.headers) size += value?.length ?? 0;
-  }
-  const into = Buffer.allocUnsafeSlow(size);
-  let at = 0;
-  const copy = (b: Buffer | null): Buffer | null => {
-    if (b === null) return null;
-    const view = into.subarray(at, at + b.length);
-    b.copy(view);
-    at += b.length;
-    return view;
-  };
-  return records.map((r) => ({
-    topic: r.topic, partition: r.partition, offset: r.offset, timestamp: r.timestamp, timestampType: r.timestampType,
-    key: copy(r.key), value: copy(r.value), headers: r.headers.map(([name, value]) => [name, copy(value)]),
-    ...(r.keySchemaMetadata ? { keySchemaMetadata: r.keySchemaMetadata } : {}),
-    ...(r.valueSchemaMetadata ? { valueSchemaMetadata: r.valueSchemaMetadata } : {}),
-  }));
 }
 
 function sizeText(bytes: number): string {

@@ -16,7 +16,7 @@ import { UsageError } from '../errors.ts';
 import { consoleAssets, CONTENT_SECURITY_POLICY, NOT_BUILT, shellHtml } from './assets.ts';
 import type { ConsoleState } from './console-state.ts';
 import { refusedRead, refusedWrite } from './guard.ts';
-import { summaryOf, type Invocation, type InvocationHistory } from './history.ts';
+import { eventOf, summaryOf, type Invocation, type InvocationHistory } from './history.ts';
 
 const LIVE_EVERY_MS = 1_000;
 /**
@@ -202,9 +202,10 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
 }
 
 function detailOf(e: Invocation): InvocationDetail {
+  const records = eventOf(e);
   return {
     ...summaryOf(e),
-    event: e.records ? buildEvent(e.records, e.source) : null,
+    event: records ? buildEvent(records, e.source) : null,
     ...(e.eventDropped ? { eventDropped: e.eventDropped } : {}),
     ...(e.detailDropped ? { detailDropped: e.detailDropped } : {}),
     logs: e.logs,
