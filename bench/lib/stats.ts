@@ -8,6 +8,14 @@ export function percentile(samples: readonly number[], p: number): number {
   return sorted[rank - 1]!;
 }
 
+/** The median: the middle sample, or the mean of the two middle ones (not the lower, as percentile(…, 50) gives). */
+export function median(samples: readonly number[]): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 export interface Spread {
   count: number;
   p50: number;

@@ -10,11 +10,13 @@
  */
 import { PollerChild } from '../lib/child.ts';
 import { uniqueName } from '../lib/kafka.ts';
-import { percentile, round } from '../lib/stats.ts';
+import { median, round } from '../lib/stats.ts';
 import type { BenchContext } from '../lib/types.ts';
 
 /** Each pair is read from this share of the backlog done (by the slower poller) to this share (by the faster). */
 const WINDOW = [0.15, 0.85] as const;
+/** A pair counts only if each poller did at least this share of the backlog inside its window. */
+const MIN_SHARE = 0.2;
 
 export interface PairReading {
   /** 1 − (records of the second poller / records of the first), over the same window. */
@@ -38,7 +40,13 @@ export async function sideBySide(ctx: BenchContext, topic: string, records: numb
   const result: SideBySide = { measured: [], same: [] };
   for (let i = 0; i < pairs * 2; i++) {
     const measured = i % 2 === 0;
-    const reading = await pair(ctx, topic, records, batchSize, measured, i);
+    let reading: PairReading | undefined;
+    // A pair whose pollers did not drain side by side (one group joined late) is run again.
+    for (let attempt = 1; !reading; attempt++) {
+      reading = await pair(ctx, topic, records, batchSize, measured, i);
+      if (!reading && attempt === 3) throw new Error(`bench: three pairs in a row did not drain side by side (each poller must do ${Math.round(MIN_SHARE * 100)}% of the backlog while the other runs): make the backlog larger`);
+      if (!reading) ctx.log(`batchSize ${batchSize} side by side: the two pollers did not drain together (a late join); the pair runs again`);
+    }
     (measured ? result.measured : result.same).push(reading);
     ctx.log(
       `batchSize ${batchSize} side by side, ${measured ? 'baseline | console (no page)' : 'baseline | baseline'} pair ${Math.floor(i / 2) + 1}: ` +
@@ -52,13 +60,14 @@ export async function sideBySide(ctx: BenchContext, topic: string, records: numb
 export function summarizePairs(s: SideBySide): { throughputCost: number; cpuCost: number; noise: { throughput: number; cpu: number } } {
   const widest = (xs: number[]) => Math.max(...xs.map(Math.abs));
   return {
-    throughputCost: percentile(s.measured.map((r) => r.throughputCost), 50),
-    cpuCost: percentile(s.measured.map((r) => r.cpuCost), 50),
+    throughputCost: median(s.measured.map((r) => r.throughputCost)),
+    cpuCost: median(s.measured.map((r) => r.cpuCost)),
     noise: { throughput: widest(s.same.map((r) => r.throughputCost)), cpu: widest(s.same.map((r) => r.cpuCost)) },
   };
 }
 
-async function pair(ctx: BenchContext, topic: string, records: number, batchSize: number, measured: boolean, n: number): Promise<PairReading> {
+/** One pair's reading; undefined if its pollers did not drain side by side (too little of the backlog inside the window). */
+async function pair(ctx: BenchContext, topic: string, records: number, batchSize: number, measured: boolean, n: number): Promise<PairReading | undefined> {
   const poller = (withConsole: boolean) =>
     new PollerChild({
       name: 'bench-console', brokers: ctx.brokers, topic, groupId: uniqueName(`console-pair-${withConsole ? 'console' : 'baseline'}`), batchSize, maximumBatchingWindowMs: 0, concurrency: 4,
@@ -75,6 +84,7 @@ async function pair(ctx: BenchContext, topic: string, records: number, batchSize
     await until(() => Math.max(first.records, second.records) >= records * WINDOW[1], 'a poller at the window\'s end');
     const t1 = await Promise.all([first.mark(), second.mark()]);
     const done = [t1[0].records - t0[0].records, t1[1].records - t0[1].records] as const;
+    if (Math.min(...done) < records * MIN_SHARE) return undefined;
     const cpu = [(t1[0].cpuMicros - t0[0].cpuMicros) / done[0], (t1[1].cpuMicros - t0[1].cpuMicros) / done[1]] as const;
     const gc = [((t1[0].gcMs - t0[0].gcMs) / done[0]) * 1000, ((t1[1].gcMs - t0[1].gcMs) / done[1]) * 1000] as const;
     return { throughputCost: 1 - done[1] / done[0], cpuCost: cpu[1] / cpu[0] - 1, cpuPer1000: [round(cpu[0], 2), round(cpu[1], 2)], gcPer1000: [round(gc[0], 2), round(gc[1], 2)] };

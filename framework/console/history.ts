@@ -335,7 +335,7 @@ function keysOf(e: Invocation): string[] {
 /** The five keys a summary shows, decoded once. */
 function firstKeys(e: Invocation): string[] {
   if (!e.keys) {
-    e.keys = (eventOf(e)?.slice(0, 5) ?? (e.keyBytes ?? []).map((key) => ({ key }))).map(keyText);
+    e.keys = (eventOf(e, 5)?.slice(0, 5) ?? (e.keyBytes ?? []).map((key) => ({ key }))).map(keyText);
     e.keyBytes = undefined;
   }
   return e.keys;
@@ -343,17 +343,18 @@ function firstKeys(e: Invocation): string[] {
 
 /** Drops `e`'s records, keeping the bytes of the five keys its summary shows. */
 function letGo(e: Invocation): void {
-  if (!e.keys && (e.records || e.held)) e.keyBytes = keyCopies(eventOf(e)!);
+  if (!e.keys && (e.records || e.held)) e.keyBytes = keyCopies(eventOf(e, 5)!);
   e.records = undefined;
   e.held = undefined;
 }
 
 /**
  * The records an invocation ran with, as far as the history still has them: the poller's own while
- * it runs, an unpacked copy once held (each call a new one), none once dropped.
+ * it runs, an unpacked copy once held (each call a new one; `first`: only that many built), none
+ * once dropped.
  */
-export function eventOf(e: Pick<Invocation, 'records' | 'held'>): readonly KafkaRecord[] | undefined {
-  return e.held ? unpackRecords(e.held) : e.records;
+export function eventOf(e: Pick<Invocation, 'records' | 'held'>, first?: number): readonly KafkaRecord[] | undefined {
+  return e.held ? unpackRecords(e.held, first) : e.records;
 }
 
 /** Five keys without a byte (none, or empty), as letGo keeps them: shared, their text is '' either way. */

@@ -56,7 +56,8 @@ export function packRecords(records: readonly KafkaRecord[]): PackedRecords {
   return { index, bytes, strings };
 }
 
-export function unpackRecords({ index, bytes, strings }: PackedRecords): KafkaRecord[] {
+/** `limit`: the first records only (the console's summary keys): the rest are not built. */
+export function unpackRecords({ index, bytes, strings }: PackedRecords, limit = Infinity): KafkaRecord[] {
   const buffer = Buffer.from(bytes);
   const records: KafkaRecord[] = [];
   let i = 0;
@@ -67,7 +68,7 @@ export function unpackRecords({ index, bytes, strings }: PackedRecords): KafkaRe
     at += length;
     return b;
   };
-  while (i < index.length) {
+  while (i < index.length && records.length < limit) {
     const partition = index[i++]!;
     const offset = index[i++]!;
     const timestamp = index[i++]!;
