@@ -44,7 +44,7 @@ const FATAL: Record<number, string> = {
 };
 const COORDINATOR_MOVING = new Set([14, 15, 16]);
 const MEMBER_GONE = new Set([25, 110]);
-/** Heartbeats that failed in a row before the member gives up (the supervisor restarts it). */
+/** Heartbeats in a row not answered, or refused with a code the member does not know, before the member gives up (the supervisor restarts it). */
 const MAX_FAILED_BEATS = 5;
 /**
  * Tries of the first heartbeat while it gets no answer or the coordinator is still being placed
@@ -68,6 +68,8 @@ export class ShareMember {
   private beatTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   private failedBeats = 0;
+  /** Heartbeats in a row refused with a code that is neither fatal nor transient (MAX_FAILED_BEATS of them end the member). */
+  private refusedBeats = 0;
   private version: 1 | 2 = 2;
   private subscribe = true;
   private announced: string | undefined;
@@ -176,9 +178,16 @@ export class ShareMember {
       if (fatal) return this.crash(new Error(`share group "${this.o.groupId}" ${fatal}`));
       if (first && COORDINATOR_MOVING.has(answer.errorCode) && tries < FIRST_BEAT_TRIES) return again();
       if (MEMBER_GONE.has(answer.errorCode)) this.rejoin(`heartbeat: ${answer.errorCode} ${answer.errorMessage ?? ''}`.trim());
-      else if (!COORDINATOR_MOVING.has(answer.errorCode)) this.o.logger.warn('share group heartbeat refused', { error: answer.errorCode, message: answer.errorMessage });
+      else if (!COORDINATOR_MOVING.has(answer.errorCode)) {
+        // A code this member does not know: said once, and refused in a row it ends the member (the supervisor restarts it, then gives up).
+        if (++this.refusedBeats === 1) this.o.logger.warn('share group heartbeat refused; heartbeating again', { error: answer.errorCode, message: answer.errorMessage });
+        if (this.refusedBeats >= MAX_FAILED_BEATS) {
+          return this.crash(new Error(`share group "${this.o.groupId}" refused ${MAX_FAILED_BEATS} heartbeats in a row (error ${answer.errorCode})${answer.errorMessage ? `: ${answer.errorMessage}` : ''}`));
+        }
+      }
       return this.schedule(500);
     }
+    this.refusedBeats = 0;
     this.subscribe = false;
     this.epoch = answer.memberEpoch;
     if (answer.assignment) await this.assign(answer.assignment);
