@@ -56,17 +56,37 @@ export function createQueueMember(o: {
       o.events.emit('group.join', { groupId: trigger.consumerGroupId, memberId: member.memberId(), isLeader: false, assignment: { [trigger.topic]: partitions }, durationMs: Date.now() - started }),
   });
   o.runner.bind(member);
+  const reset = trigger.startingPosition === 'LATEST' ? 'latest' : 'earliest';
+  const limit = groupDeliveryLimit(trigger.failure.maximumRetryAttempts);
+
+  /** The group's two settings from the trigger; refused, what the group has instead, and the retries capped below its delivery limit. */
+  const settle = async (): Promise<Settled> => {
+    const settings = { 'share.auto.offset.reset': reset, 'share.delivery.count.limit': String(limit) };
+    const set = await transport.send('any', alterGroupConfig(trigger.consumerGroupId, settings)).catch((e: unknown) => ({ errorCode: -1, errorMessage: (e as Error).message }));
+    const kept = set.errorCode === 0 || stopped ? undefined : await groupSettings(transport, trigger.consumerGroupId);
+    const capped = kept?.limit !== undefined && kept.limit < limit ? Math.max(0, kept.limit - 2) : undefined;
+    if (capped !== undefined) o.runner.capRetries(capped);
+    return { reset, limit, refused: set.errorCode === 0 ? undefined : { error: set.errorCode, message: set.errorMessage }, kept, capped };
+  };
+
+  /** Reads the group's backlog every few seconds for /metrics and the scaling metric (share-lag.ts). */
+  const watchBacklog = (): ShareLagWatch =>
+    watchShareLag({
+      read: async () => {
+        const logs = await (admin ??= ClusterAdmin.connect(o.kafka, o.brokers).catch((e: unknown) => {
+          admin = undefined;
+          throw e;
+        })).then((a) => a.topicOffsets(trigger.topic));
+        const { partitions } = await readShareGroup(transport, trigger.consumerGroupId, trigger.topic, logs, reset);
+        return backlogOf(partitions);
+      },
+      report: (partitions) => o.events.emit('queue.lag', { functionName: trigger.functionName, topic: trigger.topic, groupId: trigger.consumerGroupId, partitions }),
+      logger: o.logger,
+    });
+
   return {
     async start() {
-      const reset = trigger.startingPosition === 'LATEST' ? 'latest' : 'earliest';
-      const limit = groupDeliveryLimit(trigger.failure.maximumRetryAttempts);
-      const settings = { 'share.auto.offset.reset': reset, 'share.delivery.count.limit': String(limit) };
-      const set = await transport.send('any', alterGroupConfig(trigger.consumerGroupId, settings)).catch((e: unknown) => ({ errorCode: -1, errorMessage: (e as Error).message }));
-      // Refused (no AlterConfigs on the group): what the group has instead, and fewer retries if its delivery limit is lower.
-      const kept = set.errorCode === 0 || stopped ? undefined : await groupSettings(transport, trigger.consumerGroupId);
-      const keptLimit = kept?.limit;
-      const capped = keptLimit !== undefined && keptLimit < limit ? Math.max(0, keptLimit - 2) : undefined;
-      if (capped !== undefined) o.runner.capRetries(capped);
+      const settled = await settle();
       // Stopped meanwhile (a supervisor stopping a member that was still starting): its transport is closed; nothing more to start.
       if (stopped) return;
       // A cluster without share groups refuses the settings too: the member's start says what it needs, and this is moot.
@@ -75,41 +95,9 @@ export function createQueueMember(o: {
         await transport.close().catch(() => undefined);
         throw e;
       });
-      if (set.errorCode !== 0) {
-        const fix = "Grant AlterConfigs on the group to the trigger's principal, or set them with kafka-configs --entity-type groups";
-        const refused = { error: set.errorCode, message: set.errorMessage };
-        if (!kept) {
-          o.logger.warn(
-            `could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}) and share.delivery.count.limit to ${limit}, nor read them: ` +
-              `the group starts where the cluster's setting says, and a cluster whose delivery limit is ${limit - 1} or less gives records up before they reach the on-failure destination. ${fix}`,
-            refused,
-          );
-        } else {
-          if (capped !== undefined) {
-            o.logger.warn(
-              `could not set the share group's share.delivery.count.limit to ${limit}, and it is ${keptLimit}: a record that keeps failing goes to the on-failure destination ` +
-                `after ${capped + 1} deliveries instead of ${queueRetries(trigger.failure.maximumRetryAttempts) + 1}, so that it gets there before the broker gives it up. ${fix}`,
-              refused,
-            );
-          }
-          if (kept.startsAt !== undefined && kept.startsAt !== reset) {
-            o.logger.warn(`could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}), and it is ${kept.startsAt}: a new group starts there. ${fix}`, refused);
-          }
-        }
-      }
+      if (settled.refused) warnSettingsRefused(o.logger, trigger, settled);
       if (stopped) return;
-      lag = watchShareLag({
-        read: async () => {
-          const logs = await (admin ??= ClusterAdmin.connect(o.kafka, o.brokers).catch((e: unknown) => {
-            admin = undefined;
-            throw e;
-          })).then((a) => a.topicOffsets(trigger.topic));
-          const { partitions } = await readShareGroup(transport, trigger.consumerGroupId, trigger.topic, logs, reset);
-          return backlogOf(partitions);
-        },
-        report: (partitions) => o.events.emit('queue.lag', { functionName: trigger.functionName, topic: trigger.topic, groupId: trigger.consumerGroupId, partitions }),
-        logger: o.logger,
-      });
+      lag = watchBacklog();
       o.logger.info(`queue mode: a member of share group ${trigger.consumerGroupId} (every poller takes records of every partition, each record acknowledged on its own)`);
     },
     async stop(deadlineAt) {
@@ -126,6 +114,41 @@ export function createQueueMember(o: {
     },
     memberId: () => member.memberId(),
   };
+}
+
+interface Settled {
+  reset: string;
+  limit: number;
+  /** Why the group's settings could not be set (no AlterConfigs on the group). */
+  refused?: { error: number; message: string | null | undefined };
+  /** What the group has instead, when it could be read. */
+  kept?: { limit: number | undefined; startsAt: string | undefined };
+  /** The retries capped to, below a lower delivery limit the group keeps. */
+  capped?: number;
+}
+
+/** What the trigger's principal could not set, and what that means for where a new group starts and how often a record is delivered. */
+function warnSettingsRefused(logger: Logger, trigger: TriggerSpec, s: Settled): void {
+  const { reset, limit, refused, kept, capped } = s;
+  const fix = "Grant AlterConfigs on the group to the trigger's principal, or set them with kafka-configs --entity-type groups";
+  if (!kept) {
+    logger.warn(
+      `could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}) and share.delivery.count.limit to ${limit}, nor read them: ` +
+        `the group starts where the cluster's setting says, and a cluster whose delivery limit is ${limit - 1} or less gives records up before they reach the on-failure destination. ${fix}`,
+      refused,
+    );
+    return;
+  }
+  if (capped !== undefined) {
+    logger.warn(
+      `could not set the share group's share.delivery.count.limit to ${limit}, and it is ${kept.limit}: a record that keeps failing goes to the on-failure destination ` +
+        `after ${capped + 1} deliveries instead of ${queueRetries(trigger.failure.maximumRetryAttempts) + 1}, so that it gets there before the broker gives it up. ${fix}`,
+      refused,
+    );
+  }
+  if (kept.startsAt !== undefined && kept.startsAt !== reset) {
+    logger.warn(`could not set the share group's share.auto.offset.reset to ${reset} (startingPosition ${trigger.startingPosition}), and it is ${kept.startsAt}: a new group starts there. ${fix}`, refused);
+  }
 }
 
 /** The group's delivery limit and reset as the cluster has them (its defaults when the group sets none); undefined when they cannot be read either. */
