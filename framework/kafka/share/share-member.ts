@@ -37,6 +37,8 @@ export const NEEDS_SHARE_GROUPS =
 
 const FATAL: Record<number, string> = {
   23: 'is used by a consumer group of another kind (INCONSISTENT_GROUP_PROTOCOL): give the queue-mode trigger a consumerGroupId of its own',
+  // Kafka 4.4's coordinator answers a share heartbeat for a group id a consumer group holds with this ("Group g is not a share group.").
+  69: 'is not a share group (GROUP_ID_NOT_FOUND): a consumer group of another kind uses the id; give the queue-mode trigger a consumerGroupId of its own',
   29: 'may not read the topic (TOPIC_AUTHORIZATION_FAILED): grant Read on the topic to the trigger\'s principal',
   30: 'may not be joined (GROUP_AUTHORIZATION_FAILED): grant Read on the group to the trigger\'s principal',
   35: `cannot be joined (UNSUPPORTED_VERSION): ${NEEDS_SHARE_GROUPS}`,
@@ -70,6 +72,8 @@ export class ShareMember {
   private failedBeats = 0;
   /** Heartbeats in a row refused with a code that is neither fatal nor transient (MAX_FAILED_BEATS of them end the member). */
   private refusedBeats = 0;
+  /** Why the member crashed, once it has. */
+  private ended: string | undefined;
   private version: 1 | 2 = 2;
   private subscribe = true;
   private announced: string | undefined;
@@ -108,7 +112,10 @@ export class ShareMember {
     this.inFlight = Math.max(0, this.inFlight - offsets.length);
     const session = this.sessionOf(partition);
     if (session) session.acknowledge(partition, offsets, type);
-    else {
+    else if (this.ended) {
+      // The member crashed: its sessions are closed, and what it held goes back to the group with them.
+      this.tellAcknowledged(partition, ranges(new Map(offsets.map((o) => [o, type]))), 'unsent', `the member had ended (${this.ended}); their records go to a member again`);
+    } else {
       // No leader known now (an election): the next leader knows nothing of records acquired from the last one.
       const batches = ranges(new Map(offsets.map((o) => [o, type])));
       this.o.logger.warn('acknowledgements not sent: the partition has no leader known now; their records go to a member again', { partition, records: offsets.length });
@@ -167,10 +174,14 @@ export class ShareMember {
         shareGroupHeartbeat({ groupId: this.o.groupId, memberId: this.id, memberEpoch: this.epoch, topics: this.subscribe ? [this.o.topic] : null }),
       );
     } catch (e) {
+      // Stopped (or crashed) while the heartbeat was out: its failure ends nothing more.
+      if (this.stopping) return;
       if (first && tries < FIRST_BEAT_TRIES) return again();
       if (++this.failedBeats >= MAX_FAILED_BEATS) return this.crash(new Error(`the share group's coordinator did not answer ${MAX_FAILED_BEATS} heartbeats in a row: ${(e as Error).message}`));
       return this.schedule(1_000);
     }
+    // Stopped while the heartbeat was out: stop() leaves the group; the answer changes nothing now (a refusal crashes no stopping member).
+    if (this.stopping && !first) return;
     this.failedBeats = 0;
     if (answer.errorCode !== 0) {
       const fatal = FATAL[answer.errorCode];
@@ -259,9 +270,12 @@ export class ShareMember {
 
   private crash(error: Error): void {
     this.stopping = true;
+    this.ended = error.message;
     clearTimeout(this.beatTimer);
     clearTimeout(this.movingLeaders);
     for (const s of this.sessions.values()) void s.close();
+    // Acknowledgements made from now on (the runner finishing what it holds) are told unsent, not left in a closed session.
+    this.sessions.clear();
     this.o.onCrash(error);
   }
 
