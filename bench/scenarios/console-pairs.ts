@@ -10,7 +10,7 @@
  */
 import { PollerChild } from '../lib/child.ts';
 import { uniqueName } from '../lib/kafka.ts';
-import { median, round } from '../lib/stats.ts';
+import { median, round, waitUntil } from '../lib/stats.ts';
 import type { BenchContext } from '../lib/types.ts';
 
 /** Each pair is read from this share of the backlog done (by the slower poller) to this share (by the faster). */
@@ -79,25 +79,19 @@ async function pair(ctx: BenchContext, topic: string, records: number, batchSize
   const second = early ?? poller(measured);
   try {
     await Promise.all([first.ready, second.ready]);
-    await until(() => Math.min(first.records, second.records) >= records * WINDOW[0], 'both pollers past the window\'s start');
+    await waitUntil('both pollers past the window\'s start', () => Math.min(first.records, second.records) >= records * WINDOW[0], 180_000);
     const t0 = await Promise.all([first.mark(), second.mark()]);
-    await until(() => Math.max(first.records, second.records) >= records * WINDOW[1], 'a poller at the window\'s end');
+    await waitUntil('a poller at the window\'s end', () => Math.max(first.records, second.records) >= records * WINDOW[1], 180_000);
     const t1 = await Promise.all([first.mark(), second.mark()]);
     const done = [t1[0].records - t0[0].records, t1[1].records - t0[1].records] as const;
     if (Math.min(...done) < records * MIN_SHARE) return undefined;
-    const cpu = [(t1[0].cpuMicros - t0[0].cpuMicros) / done[0], (t1[1].cpuMicros - t0[1].cpuMicros) / done[1]] as const;
-    const gc = [((t1[0].gcMs - t0[0].gcMs) / done[0]) * 1000, ((t1[1].gcMs - t0[1].gcMs) / done[1]) * 1000] as const;
+    // µs of CPU per record is ms per 1,000 records; GC is counted in ms.
+    const perRecord = (i: 0 | 1, used: (m: (typeof t0)[number]) => number) => (used(t1[i]) - used(t0[i])) / done[i];
+    const cpu = [perRecord(0, (m) => m.cpuMicros), perRecord(1, (m) => m.cpuMicros)] as const;
+    const gc = [perRecord(0, (m) => m.gcMs * 1000), perRecord(1, (m) => m.gcMs * 1000)] as const;
     return { throughputCost: 1 - done[1] / done[0], cpuCost: cpu[1] / cpu[0] - 1, cpuPer1000: [round(cpu[0], 2), round(cpu[1], 2)], gcPer1000: [round(gc[0], 2), round(gc[1], 2)] };
   } finally {
     await Promise.all([first.stop(), second.stop()]);
-  }
-}
-
-async function until(test: () => boolean, what: string, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`bench: no ${what} in ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

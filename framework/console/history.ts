@@ -329,7 +329,7 @@ const KEY_BYTES = 800;
  * poller's path for every record), or the summary's first five once the records were dropped.
  */
 function keysOf(e: Invocation): string[] {
-  return e.records || e.held ? eventOf(e)!.map(keyText) : firstKeys(e);
+  return eventOf(e)?.map(keyText) ?? firstKeys(e);
 }
 
 /** The five keys a summary shows, decoded once. */
@@ -343,7 +343,8 @@ function firstKeys(e: Invocation): string[] {
 
 /** Drops `e`'s records, keeping the bytes of the five keys its summary shows. */
 function letGo(e: Invocation): void {
-  if (!e.keys && (e.records || e.held)) e.keyBytes = keyCopies(eventOf(e, 5)!);
+  const first = e.keys ? undefined : eventOf(e, 5);
+  if (first) e.keyBytes = keyCopies(first);
   e.records = undefined;
   e.held = undefined;
 }

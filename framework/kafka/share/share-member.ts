@@ -112,14 +112,15 @@ export class ShareMember {
     this.inFlight = Math.max(0, this.inFlight - offsets.length);
     const session = this.sessionOf(partition);
     if (session) session.acknowledge(partition, offsets, type);
-    else if (this.ended) {
-      // The member crashed: its sessions are closed, and what it held goes back to the group with them.
-      this.tellAcknowledged(partition, ranges(new Map(offsets.map((o) => [o, type]))), 'unsent', `the member had ended (${this.ended}); their records go to a member again`);
-    } else {
-      // No leader known now (an election): the next leader knows nothing of records acquired from the last one.
+    else {
       const batches = ranges(new Map(offsets.map((o) => [o, type])));
-      this.o.logger.warn('acknowledgements not sent: the partition has no leader known now; their records go to a member again', { partition, records: offsets.length });
-      this.tellAcknowledged(partition, batches, 'unsent', 'the partition had no leader known when they were made');
+      // The member crashed: its sessions are closed, and what it held goes back to the group with them.
+      if (this.ended) this.tellAcknowledged(partition, batches, 'unsent', `the member had ended (${this.ended}); their records go to a member again`);
+      else {
+        // No leader known now (an election): the next leader knows nothing of records acquired from the last one.
+        this.o.logger.warn('acknowledgements not sent: the partition has no leader known now; their records go to a member again', { partition, records: offsets.length });
+        this.tellAcknowledged(partition, batches, 'unsent', 'the partition had no leader known when they were made');
+      }
     }
     for (const s of this.sessions.values()) s.poke();
   }
