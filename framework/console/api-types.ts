@@ -30,6 +30,13 @@ export interface Overview {
   startedAt: number;
   /** How many invocations each trigger's history keeps (the ring buffer's size). */
   historySize: number;
+  /**
+   * Per function, the successful invocations not listed: past `eventsPerSecond` of them in a second
+   * while no page was open (every one that failed is listed; the totals count them all).
+   */
+  unlisted: Record<string, number>;
+  /** The invocations a second of a function listed while no page is open (and whose events are kept). */
+  eventsPerSecond: number;
   triggers: TriggerView[];
   /** Group membership changes, newest first (at most 200). */
   timeline: TimelineEntry[];

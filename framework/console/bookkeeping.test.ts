@@ -1,11 +1,12 @@
 /**
  * What the console does per invocation with no page open, wired as service-runner.ts wires it
- * (startConsole): it keeps what a page shows later, and touches no hash table per invocation but
- * its list of invocations holding lines. A Map or Set written and emptied on every invocation (the
- * running ones by request id, the chunks in flight, those past the events' rate) churned their
- * storage thousands of times a second at a firehose (bench/console-profile.ts).
+ * (startConsole): it lists the first 10 invocations a second of a function and every one that
+ * failed, and for the rest, which no page would see, touches no hash table nor ring. A Map or Set
+ * written and emptied on every invocation churned their storage thousands of times a second at a
+ * firehose (bench/console-profile.ts); listing every success cost the poller a ring shift, a copy of
+ * five keys and its answer's JSON each (bench/console-bookkeeping.ts).
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { TriggerSpec } from '../config/types.ts';
 import type { KafkaRecord } from '../event/record.ts';
 import type { Invoker, InvokeResult } from '../invoke/types.ts';
@@ -13,7 +14,7 @@ import { Instrumentation } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
 import { createLogger } from '../observe/logger.ts';
 import { ProgressTracker } from '../observe/progress.ts';
-import { InvocationHistory } from './history.ts';
+import { eventOf, InvocationHistory } from './history.ts';
 import { startConsole } from './index.ts';
 
 const spec = {
@@ -24,12 +25,24 @@ const source = { bootstrapServers: 'b:9092' };
 const records = (from: number): KafkaRecord[] =>
   Array.from({ length: 10 }, (_, i) => ({ topic: 't', partition: from % 4, offset: from + i, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('v'), headers: [] }));
 
-/** Map.set/delete, Set.add/delete and WeakSet.add calls while `run` runs. */
+/** Map.set/delete, Set.add/delete and WeakSet.add calls made by Sluice's own code (not vitest's) while `run` runs. */
 async function hashWrites(run: () => Promise<void>): Promise<number> {
-  const spies = [vi.spyOn(Map.prototype, 'set'), vi.spyOn(Map.prototype, 'delete'), vi.spyOn(Set.prototype, 'add'), vi.spyOn(Set.prototype, 'delete'), vi.spyOn(WeakSet.prototype, 'add')];
+  let writes = 0;
+  const spy = <T extends object>(proto: T, name: keyof T & string) => {
+    const real = proto[name] as (...a: unknown[]) => unknown;
+    const s = vi.spyOn(proto, name as never) as unknown as MockInstance;
+    s.mockImplementation(function (this: unknown, ...a: unknown[]) {
+      // The first frame of the caller that is not the spy's own.
+      const caller = new Error().stack!.split('\n').slice(2).find((l) => !l.includes('node_modules') && !l.includes('bookkeeping.test.ts'));
+      if (caller?.includes('/framework/')) writes++;
+      return real.apply(this, a);
+    });
+    return s;
+  };
+  const spies = [spy(Map.prototype, 'set'), spy(Map.prototype, 'delete'), spy(Set.prototype, 'add'), spy(Set.prototype, 'delete'), spy(WeakSet.prototype, 'add')];
   try {
     await run();
-    return spies.reduce((n, s) => n + s.mock.calls.length, 0);
+    return writes;
   } finally {
     for (const s of spies) s.mockRestore();
   }
@@ -38,7 +51,7 @@ async function hashWrites(run: () => Promise<void>): Promise<number> {
 afterEach(() => vi.restoreAllMocks());
 
 describe('the console with no page open', () => {
-  it('writes two hash-table entries per invocation (in and out of the list of those holding lines), and still shows each one', async () => {
+  it('lists the first 10 invocations a second and every failure, with their lines, and writes no hash-table entry for the others', async () => {
     let now = 1_000_000;
     const clock = () => now;
     const events = new Instrumentation();
@@ -46,7 +59,9 @@ describe('the console with no page open', () => {
     const inner: Invoker = {
       overheadMs: 0, prepare: async () => {}, close: async () => {},
       invoke: async (r): Promise<InvokeResult> => {
-        history.log(r.requestId, 'info', `invocation at ${r.records[0]!.offset}`); // the local invoker's log tap
+        const offset = r.records[0]!.offset;
+        history.log(r.requestId, 'info', `invocation at ${offset}`); // the local invoker's log tap
+        if (offset === 7_000) return { ok: false, error: { kind: 'error', name: 'Error', message: 'boom' }, durationMs: 1, requestId: r.requestId! };
         return { ok: true, payload: null, durationMs: 1, requestId: r.requestId! };
       },
     };
@@ -61,20 +76,26 @@ describe('the console with no page open', () => {
       events.emit('poller.chunk_start', base);
       const result = await run.invoker.invoke({ functionName: 'f', records: r, source, timeoutMs: 10_000, attempt: 1 });
       events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, requestId: result.requestId });
-      now += 1; // a firehose: 1,000 invocations a second, past the 10 a second whose records are kept
+      now += 1; // a firehose: 1,000 invocations a second, past the 10 a second listed with no page open
     };
-    for (let i = 0; i < 300; i++) await chunk(i); // the ring full: each invocation from here pushes one out
+    for (let i = 0; i < 300; i++) await chunk(i); // all in the first second: its 10 listed
     const writes = await hashWrites(async () => {
-      for (let i = 300; i < 1_300; i++) await chunk(i);
+      for (let i = 300; i < 1_300; i++) await chunk(i); // the rest of that second, and 300 of the next
     });
-    // Two per invocation (into the list of those holding lines, out when it leaves the ring); two per
-    // invocation whose records are kept (the first 10 a second) and one a second (that count), over
-    // the second and a bit the 1,000 span. Before: eight per invocation.
-    expect(writes).toBeLessThanOrEqual(2 * 1_000 + 2 * (2 * 10 + 1));
-    const newest = history.list({ limit: 1 })[0]!;
-    expect(newest).toMatchObject({ firstOffset: 12_990, outcome: 'ok', attempt: 1 });
-    expect(newest.logs.map((l) => l.text)).toEqual(['invocation at 12990']);
-    expect(history.usage().entries).toBe(200);
+    // Listed: the first 10 of the next second and the failure (at 7,000), each into the list of those
+    // holding lines and of those holding records, and its records packed (a map of their topics); and
+    // one a second (its count). Before: two per invocation.
+    expect(writes).toBeLessThanOrEqual(3 * 11 + 1);
+    const listed = history.list();
+    expect(listed.map((e) => e.firstOffset)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => 10_090 - 10 * i), 7_000, ...Array.from({ length: 10 }, (_, i) => 90 - 10 * i),
+    ]);
+    const failed = listed[10]!;
+    expect(failed).toMatchObject({ outcome: 'failed', error: 'Error: boom' });
+    expect(failed.logs.map((l) => l.text)).toEqual(['invocation at 7000']);
+    expect(eventOf(failed)?.map((r) => r.offset)).toEqual(records(7_000).map((r) => r.offset));
+    expect(listed[0]!.logs.map((l) => l.text)).toEqual(['invocation at 10090']);
+    expect(history.unlistedCounts()).toEqual({ f: 1_300 - 21 });
     await run.close();
   });
 });

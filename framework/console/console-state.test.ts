@@ -16,7 +16,7 @@ function setup(trigger: TriggerSpec = spec) {
   const events = new Instrumentation();
   const health = new HealthTracker([trigger], events, clock);
   const progress = new ProgressTracker([trigger], events, clock);
-  const state = new ConsoleState({ service: 's', stage: 'dev', mode: 'read-write', historySize: 200, triggers: [trigger], events, health, progress, now: clock });
+  const state = new ConsoleState({ service: 's', stage: 'dev', mode: 'read-write', historySize: 200, unlisted: () => ({}), eventsPerSecond: 10, triggers: [trigger], events, health, progress, now: clock });
   return { events, state, advance: (ms: number) => (now += ms), close: () => state.close() };
 }
 

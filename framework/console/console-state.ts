@@ -43,6 +43,9 @@ export interface ConsoleStateOptions {
   stage: string;
   mode: ConsoleMode;
   historySize: number;
+  /** The history's count of successful invocations it did not list, per function, and the rate it lists with no page open. */
+  unlisted: () => Record<string, number>;
+  eventsPerSecond: number;
   triggers: TriggerSpec[];
   events: Instrumentation;
   health: HealthTracker;
@@ -166,6 +169,7 @@ export class ConsoleState {
     }
     return {
       service: this.o.service, stage: this.o.stage, mode: this.o.mode, now: this.now(), startedAt: this.startedAt, historySize: this.o.historySize,
+      unlisted: this.o.unlisted(), eventsPerSecond: this.o.eventsPerSecond,
       triggers: this.all().map((s) => this.view(s, health, progress)), timeline: [...this.timeline], topics: [...topics],
     };
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KafkaRecord } from '../event/record.ts';
-import { eventOf, InvocationHistory, summaryOf } from './history.ts';
+import { eventOf, InvocationHistory, summaryOf, type Invocation } from './history.ts';
 
 const record = (offset: number, value = 'v', key: string | null = `k${offset}`): KafkaRecord => ({
   topic: 't', partition: 0, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: key === null ? null : Buffer.from(key), value: Buffer.from(value), headers: [],
@@ -140,9 +140,10 @@ describe('InvocationHistory', () => {
     expect(eventOf(replay)).toHaveLength(1);
   });
 
-  it('past 10 invocations a second of a function (the default) keeps the records of the first 10 and of every failure', () => {
+  it('past 10 invocations a second of a function (the default), with a page open, keeps the records of the first 10 and of every failure', () => {
     let now = 5_000;
     const h = new InvocationHistory({}, () => now);
+    h.subscribe(() => undefined); // a page open: every invocation listed
     const run = (i: number, ok: boolean, answer: { reportedFailedFrom?: number; malformedResponse?: string } = {}) => {
       const e = h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` });
       h.end(e, { ok, durationMs: 1 });
@@ -165,4 +166,54 @@ describe('InvocationHistory', () => {
     now += 1_000; // a new second
     expect(eventOf(run(52, true))).toHaveLength(1);
   });
+
+  it('past 10 invocations a second of a function, with no page open, lists only the first 10 and every failure, with their records, lines and answer', () => {
+    let now = 5_000;
+    const h = new InvocationHistory({}, () => now);
+    const run = (i: number, ok: boolean, answer: { reportedFailedFrom?: number; malformedResponse?: string } = {}) => {
+      const e = h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` });
+      h.log(`r${i}`, 'info', `line of ${i}`);
+      h.end(e, ok ? { ok, durationMs: 1, payload: { batchItemFailures: [{ itemIdentifier: `${i}` }] } } : { ok, durationMs: 1, error: { kind: 'error', name: 'Error', message: `boom ${i}` } });
+      h.annotate(`r${i}`, { attempt: 2, ...answer }); // the poller's chunk_end, just after
+      return e;
+    };
+    for (let i = 0; i < 10; i++) run(i, true);
+    run(50, true);
+    run(51, false);
+    run(60, true, { reportedFailedFrom: 60 });
+    run(61, true, { malformedResponse: 'itemIdentifier "x" is not an offset of the chunk' });
+    run(62, true);
+    const listed = h.list();
+    expect(listed.map((e) => e.firstOffset).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 51, 60, 61]);
+    expect(h.unlistedCounts()).toEqual({ a: 2 });
+    const [failed, partial, unreadable] = [51, 60, 61].map((o) => listed.find((e) => e.firstOffset === o)!) as [Invocation, Invocation, Invocation];
+    expect([failed.outcome, partial.outcome, unreadable.outcome]).toEqual(['failed', 'partial', 'failed']);
+    for (const [e, o] of [[failed, 51], [partial, 60], [unreadable, 61]] as const) {
+      expect(eventOf(e)?.map((r) => r.offset)).toEqual([o]);
+      expect(e.logs.map((l) => l.text)).toEqual([`line of ${o}`]);
+      expect(e.attempt).toBe(2);
+      expect(summaryOf(e)).not.toHaveProperty('quiet');
+    }
+    expect(failed.errorDetail?.message).toBe('boom 51');
+    expect(partial.response).toEqual({ batchItemFailures: [{ itemIdentifier: '60' }] });
+    expect(h.usage().eventBytes).toBe(listed.reduce((n, e) => n + e.bytes, 0));
+    // A page opens: every invocation is listed again.
+    const off = h.subscribe(() => undefined);
+    const seen = run(63, true);
+    expect(h.list({ limit: 1 })[0]!.id).toBe(seen.id);
+    off();
+    now += 1_000; // a new second: its first 10 listed again
+    const next = run(64, true);
+    expect(h.list({ limit: 1 })[0]!.id).toBe(next.id);
+  });
+
+  it('does not keep successes that ran quiet when the poller never tells how their answer read', () => {
+    const h = new InvocationHistory({}, () => 5_000);
+    for (let i = 0; i < 10; i++) h.end(h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` }), { ok: true, durationMs: 1 });
+    for (let i = 10; i < 10 + 1_024 + 5; i++) h.end(h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` }), { ok: true, durationMs: 1 });
+    expect(h.unlistedCounts()).toEqual({ a: 5 });
+    h.annotate('r1038', { attempt: 1, reportedFailedFrom: 1038 }); // the newest still awaits its word
+    expect(h.list({ limit: 1 })[0]).toMatchObject({ firstOffset: 1038, outcome: 'partial' });
+  });
 });
+

@@ -5,8 +5,9 @@
  * ends, so that a kept record holds neither the whole fetch response it was read from nor an object
  * per record). Records are what can be large, so
  * they are kept within one byte budget for the whole history: past it, the oldest invocations'
- * records are dropped (their summaries stay, saying so); past 10 invocations a second of one
- * function (`eventsPerSecond`), only the first 10 of each second and those that failed keep theirs. What the handler
+ * records are dropped (their summaries stay, saying so). Past 10 invocations a second of one
+ * function (`eventsPerSecond`), only the first 10 of each second and those that failed keep theirs,
+ * and with no page open only those are listed at all (the others counted: unlistedCounts). What the handler
  * said (log lines, its answer, its error) is bounded per invocation (500 lines of 8 KiB, a 256 KiB
  * answer, 16 KiB of error message and of stack) and within a second budget for the whole history,
  * `detailBytes`, past which the oldest invocations lose their lines and answer the same way.
@@ -26,7 +27,11 @@ import type { InvocationSummary, LogLine, Outcome } from './api-types.ts';
  * response (packed), which only a few a second can afford: copying every invocation's records cost
  * the poller 25% more CPU per record (bench: console, batchSize 1000), the first 50 a second 1.5–2%
  * at a firehose of 1,800 invocations a second (side by side, 2026-12-06), for events no one reads
- * at that rate. A local loop runs a few invocations a second: all keep theirs.
+ * at that rate. With no page open, a success past the rate is not listed either: at a firehose a
+ * ring of 200 holds a tenth of a second, which no one sees, and listing each cost the poller about
+ * 4 µs of CPU (its ring, a copy of its first five keys, its answer's JSON): all the console does per
+ * invocation went from 6.4–7.6 µs to 3.1–3.6 (bench/console-bookkeeping.ts). A local loop runs a few invocations a second:
+ * all are listed and keep their events.
  */
 export const HISTORY_DEFAULTS = { size: 200, eventsPerSecond: 10, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
 export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
@@ -54,8 +59,14 @@ export interface Invocation extends Omit<InvocationSummary, 'keys'> {
   errorDetail?: InvokeError;
   /** Pushed out of its ring: nothing of it enters a budget again (a replay still running, say). */
   gone?: true;
-  /** Ended past eventsPerSecond, successfully: its records kept or not once the poller has said how its answer read (annotate). */
+  /** Started past eventsPerSecond with a page open: listed, its records kept only if it fails (a success's answer is read by annotate). */
   pastRate?: true;
+  /**
+   * Started past eventsPerSecond with no page open: not listed (in no ring), only running; listed
+   * after all if it fails. Until the poller has read a success's answer (annotate), `response` is
+   * that answer as the handler returned it.
+   */
+  quiet?: true;
 }
 
 export interface InvocationStart {
@@ -68,6 +79,9 @@ export interface InvocationStart {
 }
 
 let nextId = 1;
+
+/** Quiet successes awaiting the poller's word on their answer, at most (more end at once only if that word never comes). */
+const AWAITING = 1024;
 
 export class InvocationHistory {
   readonly limits: HistoryLimits;
@@ -89,29 +103,42 @@ export class InvocationHistory {
   private readonly detailed = new Set<Invocation>();
   private detailHeld = 0;
   private readonly listeners = new Set<(i: Invocation) => void>();
-  /** Per function, the second being counted and how many successful invocations kept their records in it. */
+  /** Per function, the second being counted and how many invocations (replays aside) started in it. */
   private readonly eventsKept = new Map<string, { second: number; kept: number }>();
   private readonly pastRateReasons = new Map<string, string>();
+  /**
+   * Quiet invocations that succeeded, until the poller says how their answer read (annotate, just
+   * after): one it fails is listed. Few (those ending at once); bounded, should an end go untold.
+   */
+  private readonly awaiting: Invocation[] = [];
+  /** Per function, how many quiet invocations succeeded and were not listed. */
+  private readonly unlistedBy = new Map<string, { n: number }>();
 
   constructor(limits: Partial<HistoryLimits> = {}, private readonly now = Date.now) {
     this.limits = { ...HISTORY_DEFAULTS, ...limits };
   }
 
+  /**
+   * An invocation starts. Past eventsPerSecond of its function this second, with no page open, it is
+   * quiet: not listed unless it fails (a success past the rate would push an older one out of a ring
+   * no one reads, and cost the poller the bookkeeping of each; with a page open, it is listed).
+   */
   start(s: InvocationStart): Invocation {
     const first = s.records[0];
     const last = s.records[s.records.length - 1];
+    const underRate = s.replay || this.underRate(s.functionName);
+    const quiet = !underRate && this.listeners.size === 0;
     // Every field it will ever have, from the start: one shape, no property store grown later.
     const entry: Invocation = {
       id: `${nextId++}`, function: s.functionName, topic: first?.topic ?? '', partition: first?.partition ?? -1,
       firstOffset: first?.offset ?? -1, lastOffset: last?.offset ?? -1, count: s.records.length, attempt: s.attempt ?? 1, startedAt: this.now(), outcome: 'running',
       requestId: s.requestId, replay: s.replay || undefined, durationMs: undefined, error: undefined, reportedFailedFrom: undefined,
       keys: undefined, keyBytes: undefined, records: s.records, held: undefined, source: s.source, bytes: 0, detailBytes: 0, eventDropped: undefined, detailDropped: undefined,
-      logs: [], logsTruncated: undefined, response: undefined, errorDetail: undefined, gone: undefined, pastRate: undefined,
+      logs: [], logsTruncated: undefined, response: undefined, errorDetail: undefined, gone: undefined, pastRate: underRate || quiet ? undefined : true, quiet: quiet || undefined,
     };
-    const ring = this.rings.get(s.functionName) ?? this.rings.set(s.functionName, []).get(s.functionName)!;
-    ring.push(entry);
-    if (ring.length > this.limits.size) this.forget(ring.shift()!);
     this.running.push(entry);
+    if (quiet) return entry;
+    this.listed(entry);
     this.changed(entry);
     return entry;
   }
@@ -123,11 +150,27 @@ export class InvocationHistory {
     if (r.requestId) entry.requestId = r.requestId;
     entry.durationMs = r.durationMs;
     entry.outcome = r.ok ? 'ok' : 'failed';
-    // Running, its records are the poller's anyway; ended, the history keeps them within its budget.
-    // One past the rate is decided by annotate(): the poller's word on its answer (partial, or
-    // unreadable: failed) comes just after.
-    if (entry.records && (entry.replay || !r.ok || this.keepsEvent(entry.function))) this.hold(entry);
-    else if (entry.records) entry.pastRate = true;
+    if (entry.quiet && r.ok) {
+      // Its answer as it came: the poller reads it next (annotate), and may fail the invocation by it.
+      entry.response = r.payload;
+      this.awaiting.push(entry);
+      if (this.awaiting.length > AWAITING) this.unlisted(this.awaiting.shift()!);
+      return;
+    }
+    if (entry.quiet) this.listQuiet(entry);
+    this.settle(entry, r);
+  }
+
+  /**
+   * What an ended invocation keeps: its records (running, they were the poller's anyway; ended, the
+   * history holds them within its budget, but one past the rate only if it failed, which for a
+   * success the poller says just after: annotate), its answer and its error.
+   */
+  private settle(entry: Invocation, r: { ok: boolean; payload?: unknown; error?: InvokeError }): void {
+    if (entry.records && (!entry.pastRate || !r.ok)) {
+      entry.pastRate = undefined;
+      this.hold(entry);
+    }
     if (r.ok) {
       const kept = boundedResponse(r.payload, this.limits.responseBytes);
       entry.response = kept.value;
@@ -156,7 +199,17 @@ export class InvocationHistory {
       entry.reportedFailedFrom = a.reportedFailedFrom;
       entry.outcome = 'partial' satisfies Outcome;
     }
-    if (entry.pastRate) {
+    if (entry.quiet && entry.outcome === 'running') return; // still running (told before its end): its end decides
+    if (entry.quiet) {
+      this.awaiting.splice(this.awaiting.indexOf(entry), 1);
+      if (entry.outcome === 'ok') return this.unlisted(entry);
+      // Failed by its answer: listed after all, with its records.
+      const payload = entry.response;
+      entry.response = undefined;
+      this.listQuiet(entry);
+      return this.settle(entry, { ok: true, payload });
+    }
+    if (entry.pastRate && entry.outcome !== 'running') {
       entry.pastRate = undefined;
       if (entry.outcome !== 'ok') this.hold(entry);
       else {
@@ -165,6 +218,11 @@ export class InvocationHistory {
       }
     }
     this.changed(entry);
+  }
+
+  /** Successful invocations of each function that ran quiet (past eventsPerSecond, no page open) and were not listed. */
+  unlistedCounts(): Record<string, number> {
+    return Object.fromEntries([...this.unlistedBy].map(([fn, c]) => [fn, c.n]));
   }
 
   /** A line the handler wrote during the invocation `requestId`. */
@@ -176,7 +234,8 @@ export class InvocationHistory {
     if (cut) entry.logsTruncated = true;
     const line = cut ? text.slice(0, this.limits.logLineBytes) + '…' : text;
     entry.logs.push({ t: this.now(), level, text: line });
-    this.account(entry, line.length + 32);
+    // A quiet one's lines enter the budget if it is listed (listQuiet).
+    if (!entry.quiet) this.account(entry, line.length + 32);
   }
 
   get(id: string): Invocation | undefined {
@@ -209,6 +268,7 @@ export class InvocationHistory {
     if (requestId === undefined) return undefined;
     const running = this.runningOne(requestId);
     if (running) return running;
+    for (let i = this.awaiting.length - 1; i >= 0; i--) if (this.awaiting[i]!.requestId === requestId) return this.awaiting[i];
     for (const ring of this.rings.values()) for (let i = ring.length - 1; i >= 0; i--) if (ring[i]!.requestId === requestId) return ring[i];
     return undefined;
   }
@@ -238,12 +298,39 @@ export class InvocationHistory {
     return reason;
   }
 
-  /** Whether one more successful invocation of `fn` keeps its records this second (eventsPerSecond). */
-  private keepsEvent(fn: string): boolean {
+  /** Whether one more invocation of `fn` starting now is within this second's eventsPerSecond. */
+  private underRate(fn: string): boolean {
     const second = Math.floor(this.now() / 1000);
     let k = this.eventsKept.get(fn);
     if (!k || k.second !== second) this.eventsKept.set(fn, (k = { second, kept: 0 }));
     return k.kept++ < this.limits.eventsPerSecond;
+  }
+
+  /** Into its function's ring, the oldest pushed out past `size`. */
+  private listed(e: Invocation): void {
+    const ring = this.rings.get(e.function) ?? this.rings.set(e.function, []).get(e.function)!;
+    ring.push(e);
+    if (ring.length > this.limits.size) this.forget(ring.shift()!);
+  }
+
+  /** A quiet invocation that failed, listed after all: into its ring, its lines into the detail budget. */
+  private listQuiet(e: Invocation): void {
+    e.quiet = undefined;
+    this.listed(e);
+    let bytes = 0;
+    for (const line of e.logs) bytes += line.text.length + 32;
+    this.account(e, bytes);
+  }
+
+  /** A quiet invocation that succeeded: counted, and nothing of it kept. */
+  private unlisted(e: Invocation): void {
+    let c = this.unlistedBy.get(e.function);
+    if (!c) this.unlistedBy.set(e.function, (c = { n: 0 }));
+    c.n++;
+    e.records = undefined;
+    e.response = undefined;
+    e.logs = [];
+    e.gone = true;
   }
 
   /** `e`'s records into the byte budget; past it, the oldest invocations' records go. */
@@ -305,7 +392,7 @@ export class InvocationHistory {
 }
 
 export function summaryOf(e: Invocation): InvocationSummary {
-  const { records: _r, held: _h, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, keys: _k, keyBytes: _kb, gone: _g, pastRate: _pr, ...summary } = e;
+  const { records: _r, held: _h, source: _s, bytes: _b, detailBytes: _db, eventDropped: _d, detailDropped: _dd, logs: _l, logsTruncated: _t, response: _p, errorDetail: _e, keys: _k, keyBytes: _kb, gone: _g, pastRate: _pr, quiet: _q, ...summary } = e;
   return { ...summary, keys: firstKeys(e) };
 }
 

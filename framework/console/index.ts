@@ -37,7 +37,8 @@ export function startConsole(o: {
   clusterOf(t: TriggerSpec): ConsoleCluster; logger: Logger;
 }): ServiceConsole {
   const { settings, events } = o;
-  const state = new ConsoleState({ service: settings.service, stage: settings.stage, mode: settings.mode, historySize: settings.history.limits.size, triggers: o.triggers, events, health: o.health, progress: o.progress });
+  const state = new ConsoleState({ service: settings.service, stage: settings.stage, mode: settings.mode, historySize: settings.history.limits.size,
+    unlisted: () => settings.history.unlistedCounts(), eventsPerSecond: settings.history.limits.eventsPerSecond, triggers: o.triggers, events, health: o.health, progress: o.progress });
   // The event itself carries what annotate reads (attempt, reportedFailedFrom, malformedResponse): no copy of it per chunk.
   const offChunk = events.on('poller.chunk_end', (c) => settings.history.annotate(c.requestId, c));
   const invoker = recordingInvoker(o.invoker, settings.history);

@@ -22,14 +22,15 @@ let offset = 0;
 /** Live streams (/api/live) the server holds open now. */
 let streams = 0;
 
-function run(key: string): void {
+function run(key: string, functionName = 'f'): void {
   const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] };
-  const e = history.start({ functionName: 'f', records: [record], source: { bootstrapServers: 'b:9092' }, requestId: `r${record.offset}` });
+  const e = history.start({ functionName, records: [record], source: { bootstrapServers: 'b:9092' }, requestId: `r${record.offset}` });
   history.end(e, { ok: true, durationMs: 1 });
+  history.annotate(e.requestId, { attempt: 1 }); // the poller's word on its answer
 }
 
 beforeAll(async () => {
-  const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
+  const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, unlisted: history.unlistedCounts(), eventsPerSecond: 10, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
   const routes = consoleServer({ title: 'page test', state, history, actions: { refreshOffsets: async () => {} } as unknown as ConsoleActions, readOnly: true });
   server = createServer((req, res) => {
     if (req.url === '/api/live') {
@@ -79,7 +80,7 @@ it('a tab hidden for a while closes its stream, so the poller serves no page; sh
   expect(streams).toBe(1);
   await page.clock.runFor(6_000);
   await expect.poll(() => streams, { timeout: 15_000 }).toBe(0);
-  run('ran-while-hidden');
+  run('ran-while-hidden', 'g'); // a function of its own: f ran past the 10 a second listed with no page open, just before
   await setVisibility('visible');
   await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
   await expect.poll(() => page.getByTestId('invocation-row').first().textContent(), { timeout: 15_000 }).toContain('ran-while-hidden');
@@ -115,3 +116,19 @@ it('a row seen running while the tab was away shows how it ended, though 200 new
   await expect.poll(async () => { await page.clock.runFor(1_000); return row.getAttribute('data-outcome'); }, { timeout: 15_000 }).toBe('ok');
   await page.close();
 }, 60_000);
+
+it('says how many successes ran unlisted while no page was open, for the function filtered on', async () => {
+  await expect.poll(() => streams, { timeout: 15_000 }).toBe(0); // the last test's page gone: no page open
+  const before = history.unlistedCounts().quiet ?? 0;
+  for (let i = 0; i < 30; i++) run(`quiet-${i}`, 'quiet'); // no page open: past the first 10 a second, not listed
+  const unlisted = history.unlistedCounts().quiet!;
+  expect(unlisted - before).toBeGreaterThanOrEqual(10); // 30 in at most two seconds: at most 20 listed
+  const page = await browser.newPage();
+  await page.goto(`${url}#/invocations?function=quiet`);
+  await expect.poll(() => page.getByTestId('invocations-unlisted').textContent(), { timeout: 15_000 }).toContain(`${unlisted} of quiet`);
+  await expect.poll(() => page.getByTestId('invocation-row').count(), { timeout: 15_000 }).toBe(30 - (unlisted - before));
+  await page.goto(`${url}#/invocations?function=slow`);
+  await expect.poll(() => page.getByTestId('invocations-unlisted').count(), { timeout: 15_000 }).toBe(0);
+  await page.close();
+}, 60_000);
+

@@ -71,6 +71,8 @@ export function App() {
           params={route.params}
           setParams={setParams}
           canWrite={canWrite}
+          unlisted={overview?.unlisted}
+          eventsPerSecond={overview?.eventsPerSecond}
         />
       );
       break;

@@ -22,6 +22,9 @@ interface Props {
   params: URLSearchParams;
   setParams: (params: URLSearchParams) => void;
   canWrite: boolean;
+  /** Per function, successful invocations not listed (they ran past eventsPerSecond while no page was open). */
+  unlisted?: Record<string, number> | undefined;
+  eventsPerSecond?: number | undefined;
 }
 
 /** Rows drawn at first, and added by each "show more". */
@@ -37,7 +40,7 @@ function moveFocus(e: KeyboardEvent): void {
   }
 }
 
-export function InvocationsView({ invocations, loaded, error, functions, params, setParams, canWrite }: Props) {
+export function InvocationsView({ invocations, loaded, error, functions, params, setParams, canWrite, unlisted, eventsPerSecond }: Props) {
   const query = params.toString();
   const filter = useMemo(() => filterFromParams(new URLSearchParams(query)), [query]);
   const keyInput = useRef<HTMLInputElement>(null);
@@ -137,7 +140,20 @@ export function InvocationsView({ invocations, loaded, error, functions, params,
       </div>
       <InvocationFilters filter={filter} functions={functions} keyInput={keyInput} onChange={(f) => setParams(filterToParams(f))} />
       {error && loaded && <ErrorNote>Could not refresh the invocations: {error}</ErrorNote>}
+      <UnlistedNote unlisted={unlisted} only={filter.function} eventsPerSecond={eventsPerSecond} />
       {body}
     </div>
+  );
+}
+
+/** Says that successes ran unlisted while no page was open, and how many, for the function filtered on (or all). */
+function UnlistedNote({ unlisted, only, eventsPerSecond }: { unlisted: Record<string, number> | undefined; only: string; eventsPerSecond: number | undefined }) {
+  const counts = Object.entries(unlisted ?? {}).filter(([fn, n]) => n > 0 && (!only || fn === only));
+  if (counts.length === 0) return null;
+  return (
+    <p class="muted note" data-testid="invocations-unlisted">
+      With no page open, the console lists the first {count(eventsPerSecond ?? 0)} invocations a second of a function and every one that failed;
+      successful invocations past that were counted, not listed: {counts.map(([fn, n]) => `${count(n)} of ${fn}`).join(', ')}. The charts and totals count every invocation.
+    </p>
   );
 }
