@@ -16,7 +16,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['framework/**/*.test.ts', 'infra/**/*.test.ts', 'tests/faults/support/*.test.ts', 'tests/support/*.test.ts'],
+          include: ['framework/**/*.test.ts', 'infra/**/*.test.ts', 'tests/faults/support/*.test.ts', 'tests/support/*.test.ts', 'bench/lib/*.test.ts'],
           // A hang guard, not a speed target: npm test runs this tier beside the other lanes, on busy cores.
           testTimeout: 30_000,
         },

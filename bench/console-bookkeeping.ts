@@ -1,68 +1,9 @@
 /**
- * `node --import tsx bench/console-bookkeeping.ts [invocations]`: the console's own work per invocation with no
- * page open, in one process without a broker: the poller's side of an invocation (chunk start, the
- * invoker, chunk end, as chunk-invoker.ts emits them, the health and progress trackers listening as
- * in a running service) timed with the console wired as service-runner.ts wires it and without,
- * alternating rounds; it prints the µs of CPU per invocation each side took and their difference.
+ * `node --import tsx bench/console-bookkeeping.ts [invocations]`: the console's own CPU per invocation
+ * with no page open, without a broker (bench/lib/console-bookkeeping.ts): it prints the µs of CPU
+ * per invocation each side took and their difference. The console scenario reports the same.
  */
-import type { TriggerSpec } from '../framework/config/types.ts';
-import { InvocationHistory } from '../framework/console/history.ts';
-import { startConsole } from '../framework/console/index.ts';
-import type { KafkaRecord } from '../framework/event/record.ts';
-import type { Invoker, InvokeResult } from '../framework/invoke/types.ts';
-import { Instrumentation } from '../framework/observe/events.ts';
-import { HealthTracker } from '../framework/observe/health.ts';
-import { createLogger } from '../framework/observe/logger.ts';
-import { ProgressTracker } from '../framework/observe/progress.ts';
-import { median } from './lib/stats.ts';
+import { consoleBookkeeping } from './lib/console-bookkeeping.ts';
 
-const invocations = Number(process.argv[2] ?? 200_000);
-const ROUNDS = 7;
-const spec = {
-  functionName: 'f', topic: 't', consumerGroupId: 'g', path: 'functions.f.events[0].sluice', timeoutMs: 10_000, maxPollIntervalMs: 120_000,
-  batchSize: 100, parallelizationFactor: 1, engine: 'kafkajs', failure: {},
-} as unknown as TriggerSpec;
-const source = { bootstrapServers: 'b:9092' };
-const value = Buffer.alloc(256, 'v');
-const batch = (from: number): KafkaRecord[] =>
-  Array.from({ length: 100 }, (_, i) => ({ topic: 't', partition: from % 6, offset: from + i, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(`key-${from + i}`), value, headers: [] }));
-const batches = Array.from({ length: 64 }, (_, i) => batch(i * 100));
-
-async function round(withConsole: boolean): Promise<number> {
-  const events = new Instrumentation();
-  const health = new HealthTracker([spec], events);
-  const progress = new ProgressTracker([spec], events);
-  const history = new InvocationHistory();
-  const tap = withConsole ? (id: string | undefined, text: string) => history.log(id, 'info', text) : () => undefined;
-  const inner: Invoker = {
-    overheadMs: 0, prepare: async () => {}, close: async () => {},
-    invoke: async (r): Promise<InvokeResult> => {
-      tap(r.requestId, `invocation ${r.records[0]!.offset}`);
-      return { ok: true, payload: { start: 1 }, durationMs: 1, requestId: r.requestId! };
-    },
-  };
-  const run = withConsole
-    ? startConsole({ settings: { mode: 'read-write', history, service: 's', stage: 'dev' }, triggers: [spec], events, health, progress, invoker: inner, clusterOf: () => ({ brokers: ['b:9092'], security: {} }), logger: createLogger('bench', { level: 'error' }) })
-    : undefined;
-  const invoker = run?.invoker ?? inner;
-  const cpu = process.cpuUsage();
-  for (let i = 0; i < invocations; i++) {
-    const r = batches[i % batches.length]!;
-    const base = { functionName: 'f', topic: 't', partition: r[0]!.partition, count: r.length, firstOffset: r[0]!.offset, lastOffset: r[r.length - 1]!.offset, attempt: 1, bytes: 25_600, fetchedAt: 0 };
-    events.emit('poller.chunk_start', base);
-    const result = await invoker.invoke({ functionName: 'f', records: r, source, timeoutMs: 10_000, attempt: 1 });
-    events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, requestId: result.requestId });
-  }
-  const used = process.cpuUsage(cpu);
-  await run?.close();
-  return (used.user + used.system) / invocations;
-}
-
-const taken = { without: [] as number[], with: [] as number[] };
-for (let i = 0; i < ROUNDS; i++) {
-  taken.without.push(await round(false));
-  taken.with.push(await round(true));
-}
-// The first round of each warms the JIT up.
-const [without, withIt] = [median(taken.without.slice(1)), median(taken.with.slice(1))];
-console.log(`without the console ${without.toFixed(2)} µs, with it (no page) ${withIt.toFixed(2)} µs of CPU per invocation: the console's own ${(withIt - without).toFixed(2)} µs`);
+const taken = await consoleBookkeeping(Number(process.argv[2] ?? 200_000));
+console.log(`without the console ${taken.without.toFixed(2)} µs, with it (no page) ${taken.with.toFixed(2)} µs of CPU per invocation: the console's own ${(taken.with - taken.without).toFixed(2)} µs`);

@@ -24,6 +24,8 @@ export class PollerChild {
   /** When the process ended (it had left its group by then). */
   exitedAt: number | undefined;
   records = 0;
+  /** Invocations that succeeded so far (its last progress report). */
+  chunks = 0;
   memory = { heapUsed: 0, external: 0, arrayBuffers: 0 };
   readonly ready: Promise<void>;
   private readonly child: ChildProcess;
@@ -51,6 +53,7 @@ export class PollerChild {
         else if (m.type === 'invocation') this.invocations.push({ partition: m.partition, first: m.first, last: m.last, start: m.start, end: m.end, ok: m.ok });
         else if (m.type === 'progress') {
           this.records = m.records;
+          this.chunks = m.chunks;
           this.memory = { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
         } else if (m.type === 'samples') this.samplesWaiter?.(m.latency);
         else if (m.type === 'mark') this.markWaiter?.({ records: m.records, cpuMicros: m.cpuMicros, gcMs: m.gcMs });

@@ -53,3 +53,19 @@ export function summarizeDir(dir: string, count: number): ThreadProfile[] {
     .map((f) => summarize(join(dir, f), count))
     .sort((a, b) => b.busyMs - a.busyMs);
 }
+
+/** Self time of the functions whose source file `where` picks, against the thread's busy time (all but idle), in ms. */
+export function selfTimeWhere(file: string, where: (url: string) => boolean): { ms: number; busyMs: number } {
+  const p = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const byNode = new Map<number, number>();
+  p.samples.forEach((id, i) => byNode.set(id, (byNode.get(id) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000));
+  let ms = 0;
+  let busyMs = 0;
+  for (const node of p.nodes) {
+    const spent = byNode.get(node.id) ?? 0;
+    if (IDLE.has(node.callFrame.functionName)) continue;
+    busyMs += spent;
+    if (where(node.callFrame.url)) ms += spent;
+  }
+  return { ms, busyMs };
+}

@@ -58,3 +58,31 @@ export async function waitUntil(what: string, check: () => boolean | Promise<boo
     await sleep(everyMs);
   }
 }
+
+/**
+ * How far the median of `measured` lies from the median of `same` (the instrument beside itself),
+ * with a bootstrap interval: both samples drawn again with replacement `draws` times (a fixed seed,
+ * so one run's figures read the same each time), the difference's `level` central share. An
+ * interval that holds 0 is a difference the instrument cannot tell from none.
+ */
+export function medianDifference(measured: readonly number[], same: readonly number[], level = 0.9, draws = 4000): { difference: number; low: number; high: number } {
+  const random = seeded(42);
+  const resample = (xs: readonly number[]) => xs.map(() => xs[Math.floor(random() * xs.length)]!);
+  const differences: number[] = [];
+  for (let i = 0; i < draws; i++) differences.push(median(resample(measured)) - median(resample(same)));
+  differences.sort((a, b) => a - b);
+  const tail = (1 - level) / 2;
+  return { difference: median(measured) - median(same), low: differences[Math.floor(tail * draws)]!, high: differences[Math.ceil((1 - tail) * draws) - 1]! };
+}
+
+/** A small deterministic generator in [0, 1) (mulberry32). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -10,7 +10,7 @@
  */
 import { PollerChild } from '../lib/child.ts';
 import { uniqueName } from '../lib/kafka.ts';
-import { median, round, waitUntil } from '../lib/stats.ts';
+import { median, medianDifference, round, waitUntil } from '../lib/stats.ts';
 import type { BenchContext } from '../lib/types.ts';
 
 /** Each pair is read from this share of the backlog done (by the slower poller) to this share (by the faster). */
@@ -56,13 +56,29 @@ export async function sideBySide(ctx: BenchContext, topic: string, records: numb
   return result;
 }
 
-/** The median of a pair reading, and how far the baseline-beside-itself pairs lay apart (the largest difference either way). */
-export function summarizePairs(s: SideBySide): { throughputCost: number; cpuCost: number; noise: { throughput: number; cpu: number } } {
+export interface PairsSummary {
+  /** Medians of the measured pairs (the console beside the baseline). */
+  throughputCost: number;
+  cpuCost: number;
+  /** How far the baseline-beside-itself pairs lay apart (the largest difference either way). */
+  noise: { throughput: number; cpu: number };
+  /**
+   * The measured pairs' median less the baseline-beside-itself pairs' median, with its 90% bootstrap
+   * interval: what is left of a cost once the instrument's own lean (which poller of a pair runs a
+   * little ahead) is taken out. An interval holding 0 is a cost the instrument cannot tell from none.
+   */
+  beyondNoise: { throughput: ReturnType<typeof medianDifference>; cpu: ReturnType<typeof medianDifference> };
+}
+
+/** The pairs' medians, the baseline-beside-itself spread, and the cost past it. */
+export function summarizePairs(s: SideBySide): PairsSummary {
   const widest = (xs: number[]) => Math.max(...xs.map(Math.abs));
+  const of = (pairs: PairReading[], k: 'throughputCost' | 'cpuCost') => pairs.map((r) => r[k]);
   return {
-    throughputCost: median(s.measured.map((r) => r.throughputCost)),
-    cpuCost: median(s.measured.map((r) => r.cpuCost)),
-    noise: { throughput: widest(s.same.map((r) => r.throughputCost)), cpu: widest(s.same.map((r) => r.cpuCost)) },
+    throughputCost: median(of(s.measured, 'throughputCost')),
+    cpuCost: median(of(s.measured, 'cpuCost')),
+    noise: { throughput: widest(of(s.same, 'throughputCost')), cpu: widest(of(s.same, 'cpuCost')) },
+    beyondNoise: { throughput: medianDifference(of(s.measured, 'throughputCost'), of(s.same, 'throughputCost')), cpu: medianDifference(of(s.measured, 'cpuCost'), of(s.same, 'cpuCost')) },
   };
 }
 
