@@ -1,7 +1,7 @@
 /**
  * The console's own work per invocation with no page open, in this process, without a broker: the
- * poller's side of an invocation (chunk start, the invoker, chunk end, as chunk-invoker.ts emits
- * them, the health and progress trackers listening as in a running service), timed with the
+ * poller's side of an invocation (its ChunkInvoker: the chunk events, the invoker, the console's
+ * watcher; the health and progress trackers listening as in a running service), timed with the
  * console wired as service-runner.ts wires it and without, in alternating rounds (the first of each
  * warms the JIT up, and counts for none). A batch is 100 records of 256 bytes, each invocation
  * writes a line: the console scenario's firehose.
@@ -16,9 +16,11 @@ import { Instrumentation } from '../../framework/observe/events.ts';
 import { HealthTracker } from '../../framework/observe/health.ts';
 import { createLogger } from '../../framework/observe/logger.ts';
 import { ProgressTracker } from '../../framework/observe/progress.ts';
+import { ChunkInvoker } from '../../framework/poller/chunk-invoker.ts';
 import { median } from './stats.ts';
 
 const ROUNDS = 7;
+const logger = createLogger('bench', { level: 'error' });
 const spec = {
   functionName: 'f', topic: 't', consumerGroupId: 'g', path: 'functions.f.events[0].sluice', timeoutMs: 10_000, maxPollIntervalMs: 120_000,
   batchSize: 100, parallelizationFactor: 1, engine: 'kafkajs', failure: {},
@@ -55,16 +57,14 @@ async function round(withConsole: boolean, invocations: number): Promise<number>
     },
   };
   const run = withConsole
-    ? startConsole({ settings: { mode: 'read-write', history, service: 's', stage: 'dev' }, triggers: [spec], events, health, progress, invoker: inner, clusterOf: () => ({ brokers: ['b:9092'], security: {} }), logger: createLogger('bench', { level: 'error' }) })
+    ? startConsole({ settings: { mode: 'read-write', history, service: 's', stage: 'dev' }, triggers: [spec], events, health, progress, invoker: inner, clusterOf: () => ({ brokers: ['b:9092'], security: {} }), logger })
     : undefined;
-  const invoker = run?.invoker ?? inner;
+  // The poller's own code for an invocation (its events, the console's watcher), heartbeats aside.
+  const chunks = new ChunkInvoker(spec, inner, events, logger, 3_000, source, run?.watcher);
   const cpu = process.cpuUsage();
   for (let i = 0; i < invocations; i++) {
-    const r = batches[i % batches.length]!;
-    const base = { functionName: 'f', topic: 't', partition: r[0]!.partition, count: r.length, firstOffset: r[0]!.offset, lastOffset: r[r.length - 1]!.offset, attempt: 1, bytes: 25_600, fetchedAt: 0 };
-    events.emit('poller.chunk_start', base);
-    const result = await invoker.invoke({ functionName: 'f', records: r, source, timeoutMs: 10_000, attempt: 1 });
-    events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, requestId: result.requestId });
+    const records = batches[i % batches.length]!;
+    await chunks.invoke({ topic: 't', partition: records[0]!.partition, fetchedAt: 0, heartbeat: async () => {} }, { records, attempts: 0, bytes: 25_600 }, false);
   }
   const used = process.cpuUsage(cpu);
   await run?.close();

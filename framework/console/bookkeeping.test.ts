@@ -14,6 +14,7 @@ import { Instrumentation } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
 import { createLogger } from '../observe/logger.ts';
 import { ProgressTracker } from '../observe/progress.ts';
+import { ChunkInvoker } from '../poller/chunk-invoker.ts';
 import { eventOf, InvocationHistory } from './history.ts';
 import { startConsole } from './index.ts';
 
@@ -69,13 +70,11 @@ describe('the console with no page open', () => {
       settings: { mode: 'read-write', history, service: 's', stage: 'dev' }, triggers: [spec], events, health: new HealthTracker([spec], events, clock),
       progress: new ProgressTracker([spec], events, clock), invoker: inner, clusterOf: () => ({ brokers: ['b:9092'], security: {} }), logger: createLogger('test', { level: 'error' }),
     });
-    // The poller's part (chunk-invoker.ts): a chunk's start, the invocation, its end.
+    // The poller's part: its ChunkInvoker, with the console's watcher as service-runner.ts hands it on.
+    const invoker = new ChunkInvoker(spec, inner, events, createLogger('test', { level: 'error' }), 3_000, source, run.watcher);
     const chunk = async (i: number) => {
       const r = records(i * 10);
-      const base = { functionName: 'f', topic: 't', partition: r[0]!.partition, count: 10, firstOffset: r[0]!.offset, lastOffset: r[9]!.offset, attempt: 1, bytes: 100, fetchedAt: now };
-      events.emit('poller.chunk_start', base);
-      const result = await run.invoker.invoke({ functionName: 'f', records: r, source, timeoutMs: 10_000, attempt: 1 });
-      events.emit('poller.chunk_end', { ...base, ok: result.ok, durationMs: result.durationMs, requestId: result.requestId });
+      await invoker.invoke({ topic: 't', partition: r[0]!.partition, fetchedAt: now, heartbeat: async () => {} }, { records: r, attempts: 0, bytes: 100 }, false);
       now += 1; // a firehose: 1,000 invocations a second, past the 10 a second listed with no page open
     };
     for (let i = 0; i < 300; i++) await chunk(i); // all in the first second: its 10 listed

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TriggerSpec } from '../config/types.ts';
-import { Instrumentation } from '../observe/events.ts';
+import { Instrumentation, type SluiceEvents } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
 import { ProgressTracker } from '../observe/progress.ts';
 import { ConsoleState } from './console-state.ts';
@@ -17,17 +17,20 @@ function setup(trigger: TriggerSpec = spec) {
   const health = new HealthTracker([trigger], events, clock);
   const progress = new ProgressTracker([trigger], events, clock);
   const state = new ConsoleState({ service: 's', stage: 'dev', mode: 'read-write', historySize: 200, unlisted: () => ({}), eventsPerSecond: 10, triggers: [trigger], events, health, progress, now: clock });
-  return { events, state, advance: (ms: number) => (now += ms), close: () => state.close() };
+  // As ChunkInvoker tells them: the event, then the console's watcher.
+  const chunkStart = (c: SluiceEvents['poller.chunk_start']): void => (events.emit('poller.chunk_start', c), state.chunkStarted(c));
+  const chunkEnd = (c: SluiceEvents['poller.chunk_end']): void => (events.emit('poller.chunk_end', c), state.chunkEnded(c));
+  return { events, state, chunkStart, chunkEnd, advance: (ms: number) => (now += ms), close: () => state.close() };
 }
 
 const chunk = { functionName: 'orders', topic: 'orders', partition: 1, count: 2, firstOffset: 5, lastOffset: 6, attempt: 1, bytes: 40, fetchedAt: 999_000 };
 
 describe('ConsoleState', () => {
   it('shows a chunk in flight with the timeout and the poll deadline it was cut for, and drops it when it ends', () => {
-    const { events, state, advance, close } = setup();
+    const { events, state, chunkStart, chunkEnd, advance, close } = setup();
     events.emit('group.join', { groupId: 'g', memberId: 'm-1', isLeader: true, assignment: { orders: [0, 1] }, durationMs: 5 });
     events.emit('poller.batch_received', { functionName: 'orders', topic: 'orders', partition: 1, count: 2, firstOffset: 5, lastOffset: 6, lag: 2, highWatermark: 7 });
-    events.emit('poller.chunk_start', chunk);
+    chunkStart(chunk);
     const t = state.overview().triggers[0]!;
     expect(t).toMatchObject({ status: 'running', memberId: 'm-1', destination: 'kafka://dlq' });
     expect(t.partitions.map((p) => p.partition)).toEqual([0, 1]);
@@ -35,7 +38,7 @@ describe('ConsoleState', () => {
     expect(t.partitions[1]!.inFlight).toEqual([{ firstOffset: 5, lastOffset: 6, count: 2, bytes: 40, attempt: 1, startedAt: 1_000_000, timeoutAt: 1_010_000, fetchedAt: 999_000, pollDeadlineAt: 1_119_000 }]);
     expect(t.partitions[1]).toMatchObject({ logEnd: 7, lag: 2, state: 'progressing' });
     advance(30);
-    events.emit('poller.chunk_end', { ...chunk, ok: true, durationMs: 30 });
+    chunkEnd({ ...chunk, ok: true, durationMs: 30 });
     events.emit('poller.commit', { functionName: 'orders', groupId: 'g', topic: 'orders', partition: 1, offset: 7, durationMs: 1 });
     const after = state.overview().triggers[0]!;
     expect(after.partitions[1]).toMatchObject({ inFlight: [], committed: 7, lag: 0, state: 'caught-up' });
@@ -65,7 +68,7 @@ describe('ConsoleState', () => {
   });
 
   it('fills what this process has not seen (an idle partition since its start) from the offsets read from the cluster', () => {
-    const { events, state, close } = setup();
+    const { events, state, chunkStart, chunkEnd, close } = setup();
     events.emit('group.join', { groupId: 'g', memberId: 'm-1', isLeader: true, assignment: { orders: [0, 1] }, durationMs: 5 });
     state.noteOffsets('orders', 'orders', [{ partition: 0, committed: 4, logEnd: 6 }, { partition: 1, committed: -1, logEnd: 0 }]);
     const [p0, p1] = state.overview().triggers[0]!.partitions;
@@ -76,19 +79,19 @@ describe('ConsoleState', () => {
   });
 
   it('counts a chunk whose answer named failed records, or could not be read, as failed', () => {
-    const { events, state, close } = setup();
-    events.emit('poller.chunk_end', { ...chunk, ok: true, durationMs: 1, reportedFailedFrom: 6 });
-    events.emit('poller.chunk_end', { ...chunk, ok: true, durationMs: 1, malformedResponse: 'malformed partial batch response: x' });
+    const { events, state, chunkStart, chunkEnd, close } = setup();
+    chunkEnd({ ...chunk, ok: true, durationMs: 1, reportedFailedFrom: 6 });
+    chunkEnd({ ...chunk, ok: true, durationMs: 1, malformedResponse: 'malformed partial batch response: x' });
     expect(state.overview().triggers[0]!.totals).toEqual({ invocations: 2, records: 4, failed: 2 });
     close();
   });
 
   it('says a partition held by a retry makes the trigger held, and why', () => {
-    const { events, state, close } = setup();
+    const { events, state, chunkStart, chunkEnd, close } = setup();
     events.emit('group.join', { groupId: 'g', memberId: 'm-1', isLeader: true, assignment: { orders: [1] }, durationMs: 5 });
     events.emit('poller.batch_received', { functionName: 'orders', topic: 'orders', partition: 1, count: 2, firstOffset: 5, lastOffset: 6, lag: 2, highWatermark: 7 });
-    events.emit('poller.chunk_start', chunk);
-    events.emit('poller.chunk_end', { ...chunk, ok: false, durationMs: 3, error: 'boom' });
+    chunkStart(chunk);
+    chunkEnd({ ...chunk, ok: false, durationMs: 3, error: 'boom' });
     events.emit('poller.retry_scheduled', { functionName: 'orders', topic: 'orders', partition: 1, offset: 5, attempt: 2, delayMs: 1000 });
     const t = state.overview().triggers[0]!;
     expect(t.status).toBe('held');
@@ -98,7 +101,7 @@ describe('ConsoleState', () => {
   });
 
   it('keeps the group timeline newest first, and the sends to the destination', () => {
-    const { events, state, close } = setup();
+    const { events, state, chunkStart, chunkEnd, close } = setup();
     events.emit('group.join', { groupId: 'g', memberId: 'm-1', isLeader: true, assignment: { orders: [0] }, durationMs: 5 });
     events.emit('group.rebalance_detected', { groupId: 'g', memberId: 'm-1', where: 'heartbeat', reason: 'REBALANCE_IN_PROGRESS' });
     events.emit('trigger.consumer_stopped', { functionName: 'orders', groupId: 'g', topic: 'orders', error: 'crash', consecutive: 1, restartInMs: 500 });

@@ -11,6 +11,7 @@ import type { TriggerSpec } from '../config/types.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { HealthTracker, TriggerHealth } from '../observe/health.ts';
 import type { PartitionProgress, ProgressTracker } from '../observe/progress.ts';
+import type { ChunkEnded, ChunkStarted } from '../poller/chunk-watcher.ts';
 import { ChunksInFlight } from './chunks-in-flight.ts';
 import type { ConsoleMode, FailureDestination, Overview, PartitionView, ThroughputSample, TimelineEntry, TriggerStatus, TriggerView } from './api-types.ts';
 
@@ -87,28 +88,6 @@ export class ConsoleState {
     this.off = [
       e.on('poller.batch_received', (b) => void of(b)?.logEnd.set(b.partition, b.highWatermark)),
       e.on('poller.commit', (c) => void of(c)?.committed.set(c.partition, c.offset)),
-      e.on('poller.chunk_start', (c) => {
-        const s = of(c);
-        if (!s) return;
-        let chunks = s.inFlight.get(c.partition);
-        if (!chunks) s.inFlight.set(c.partition, (chunks = new ChunksInFlight()));
-        chunks.started(c, this.now());
-      }),
-      e.on('poller.chunk_end', (c) => {
-        const s = of(c);
-        if (!s) return;
-        s.inFlight.get(c.partition)?.ended(c);
-        const b = this.bucket(s);
-        b.invocations++;
-        b.records += c.count;
-        s.totals.invocations++;
-        s.totals.records += c.count;
-        // Failed: the invocation, or records of it by its own answer (partly, or unreadable: all).
-        if (!c.ok || c.reportedFailedFrom !== undefined || c.malformedResponse !== undefined) {
-          b.failed++;
-          s.totals.failed++;
-        }
-      }),
       e.on('queue.lag', (l) => {
         const share = of(l)?.share;
         if (!share) return;
@@ -155,6 +134,32 @@ export class ConsoleState {
     // Lag is sampled once a bucket, whether or not a page is open: a few numbers per partition.
     this.timer = setInterval(() => this.sample(), BUCKET_MS);
     this.timer.unref();
+  }
+
+  /** A chunk started (the console's chunk watcher): in flight on its partition until it ends. */
+  chunkStarted(c: ChunkStarted): void {
+    const s = this.of(c.functionName, c.topic);
+    if (!s) return;
+    let chunks = s.inFlight.get(c.partition);
+    if (!chunks) s.inFlight.set(c.partition, (chunks = new ChunksInFlight()));
+    chunks.started(c, this.now());
+  }
+
+  /** A chunk's attempt ended: out of flight, and counted in the throughput. */
+  chunkEnded(c: ChunkEnded): void {
+    const s = this.of(c.functionName, c.topic);
+    if (!s) return;
+    s.inFlight.get(c.partition)?.ended(c);
+    const b = this.bucket(s);
+    b.invocations++;
+    b.records += c.count;
+    s.totals.invocations++;
+    s.totals.records += c.count;
+    // Failed: the invocation, or records of it by its own answer (partly, or unreadable: all).
+    if (!c.ok || c.reportedFailedFrom !== undefined || c.malformedResponse !== undefined) {
+      b.failed++;
+      s.totals.failed++;
+    }
   }
 
   overview(): Overview {

@@ -45,13 +45,16 @@ describe('InvocationHistory', () => {
     expect(e).toMatchObject({ outcome: 'ok', durationMs: 3, response: { batchItemFailures: [] } });
   });
 
-  it('takes the attempt and a partial answer from the poller, by request id, after the end', () => {
+  it('ends the invocation found by the request id it started with, taking the poller\'s reading of the answer and the request id the invoker answered with', () => {
     const h = new InvocationHistory();
     const e = h.start({ functionName: 'a', records: [record(5), record(6)], source, requestId: 'mine', attempt: 2 });
     expect(e.attempt).toBe(2);
-    h.end(e, { ok: true, durationMs: 1, payload: null, requestId: 'lambdas-own' });
-    h.annotate('lambdas-own', { attempt: 2, reportedFailedFrom: 6 });
-    expect(e).toMatchObject({ outcome: 'partial', reportedFailedFrom: 6, requestId: 'lambdas-own' });
+    h.ended('mine', { ok: true, durationMs: 1, payload: null, requestId: 'lambdas-own' }, { reportedFailedFrom: 6 });
+    expect(e).toMatchObject({ outcome: 'partial', reportedFailedFrom: 6, requestId: 'lambdas-own', attempt: 2 });
+    // serverless-offline answers with no request id: the invocation keeps its own.
+    const offline = h.start({ functionName: 'a', records: [record(7)], source, requestId: 'ours' });
+    h.ended('ours', { ok: true, durationMs: 1, payload: null, requestId: '' }, { malformedResponse: 'not a batch response' });
+    expect(offline).toMatchObject({ outcome: 'failed', error: 'not a batch response', requestId: 'ours' });
   });
 
   it('filters by partition, outcome and key, and tells subscribers of each change', () => {
@@ -146,8 +149,7 @@ describe('InvocationHistory', () => {
     h.subscribe(() => undefined); // a page open: every invocation listed
     const run = (i: number, ok: boolean, answer: { reportedFailedFrom?: number; malformedResponse?: string } = {}) => {
       const e = h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` });
-      h.end(e, { ok, durationMs: 1 });
-      h.annotate(`r${i}`, { attempt: 1, ...answer }); // the poller's chunk_end, just after
+      h.ended(`r${i}`, { ok, durationMs: 1 }, answer); // with the poller's reading of the answer
       return e;
     };
     const first = Array.from({ length: 10 }, (_, i) => run(i, true));
@@ -171,10 +173,9 @@ describe('InvocationHistory', () => {
     let now = 5_000;
     const h = new InvocationHistory({}, () => now);
     const run = (i: number, ok: boolean, answer: { reportedFailedFrom?: number; malformedResponse?: string } = {}) => {
-      const e = h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` });
+      const e = h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}`, attempt: 2 });
       h.log(`r${i}`, 'info', `line of ${i}`);
-      h.end(e, ok ? { ok, durationMs: 1, payload: { batchItemFailures: [{ itemIdentifier: `${i}` }] } } : { ok, durationMs: 1, error: { kind: 'error', name: 'Error', message: `boom ${i}` } });
-      h.annotate(`r${i}`, { attempt: 2, ...answer }); // the poller's chunk_end, just after
+      h.end(e, ok ? { ok, durationMs: 1, payload: { batchItemFailures: [{ itemIdentifier: `${i}` }] } } : { ok, durationMs: 1, error: { kind: 'error', name: 'Error', message: `boom ${i}` } }, answer);
       return e;
     };
     for (let i = 0; i < 10; i++) run(i, true);
@@ -207,13 +208,37 @@ describe('InvocationHistory', () => {
     expect(h.list({ limit: 1 })[0]!.id).toBe(next.id);
   });
 
-  it('does not keep successes that ran quiet when the poller never tells how their answer read', () => {
+  it('lists the invocations running quiet when a page opens, and shows how each ends', () => {
     const h = new InvocationHistory({}, () => 5_000);
-    for (let i = 0; i < 10; i++) h.end(h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` }), { ok: true, durationMs: 1 });
-    for (let i = 10; i < 10 + 1_024 + 5; i++) h.end(h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` }), { ok: true, durationMs: 1 });
-    expect(h.unlistedCounts()).toEqual({ a: 5 });
-    h.annotate('r1038', { attempt: 1, reportedFailedFrom: 1038 }); // the newest still awaits its word
-    expect(h.list({ limit: 1 })[0]).toMatchObject({ firstOffset: 1038, outcome: 'partial' });
+    for (let i = 0; i < 10; i++) h.ended(h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` }).requestId!, { ok: true, durationMs: 1 });
+    const slow = h.start({ functionName: 'a', records: [record(10)], source, requestId: 'slow' }); // past the rate, no page: quiet
+    h.log('slow', 'info', 'still going');
+    expect(h.list().map((e) => e.id)).not.toContain(slow.id);
+    const told: string[] = [];
+    h.subscribe((e) => told.push(`${e.id}:${e.outcome}`));
+    expect(h.list({ limit: 1 })[0]).toMatchObject({ id: slow.id, outcome: 'running' });
+    h.ended('slow', { ok: true, durationMs: 9_000 });
+    expect(told).toEqual([`${slow.id}:running`, `${slow.id}:ok`]);
+    expect(slow.logs.map((l) => l.text)).toEqual(['still going']);
+    expect(eventOf(slow)).toBeUndefined(); // past the rate, it succeeded: its summary, not its records
+    expect(h.unlistedCounts()).toEqual({});
+  });
+
+  it('keeps the lines of invocations running quiet within the detail budget, listed ones giving theirs up first', () => {
+    const h = new InvocationHistory({ detailBytes: 10_000 }, () => 5_000);
+    const listed = h.start({ functionName: 'a', records: [record(0)], source, requestId: 'listed' });
+    h.log('listed', 'info', 'x'.repeat(3_000));
+    for (let i = 1; i < 10; i++) h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` });
+    const quiet = Array.from({ length: 20 }, (_, i) => h.start({ functionName: 'a', records: [record(100 + i)], source, requestId: `q${i}` }));
+    for (const q of quiet) h.log(q.requestId, 'info', 'y'.repeat(1_000));
+    expect(listed.logs).toEqual([]); // the listed one's lines went first
+    const kept = quiet.filter((q) => q.logs.length > 0);
+    expect(kept.length).toBeLessThanOrEqual(9); // 10,000 bytes hold 9 lines of 1,032
+    expect(quiet.filter((q) => q.logsTruncated)).toHaveLength(20 - kept.length);
+    // A quiet success gives its bytes back: new lines are kept again.
+    for (const q of kept) h.ended(q.requestId!, { ok: true, durationMs: 1 });
+    const later = h.start({ functionName: 'a', records: [record(200)], source, requestId: 'later' });
+    h.log('later', 'info', 'z'.repeat(1_000));
+    expect(later.logs).toHaveLength(1);
   });
 });
-

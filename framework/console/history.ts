@@ -59,14 +59,16 @@ export interface Invocation extends Omit<InvocationSummary, 'keys'> {
   errorDetail?: InvokeError;
   /** Pushed out of its ring: nothing of it enters a budget again (a replay still running, say). */
   gone?: true;
-  /** Started past eventsPerSecond with a page open: listed, its records kept only if it fails (a success's answer is read by annotate). */
+  /** Started past eventsPerSecond with a page open (or running quiet when one opened): listed, its records kept only if it fails. */
   pastRate?: true;
-  /**
-   * Started past eventsPerSecond with no page open: not listed (in no ring), only running; listed
-   * after all if it fails. Until the poller has read a success's answer (annotate), `response` is
-   * that answer as the handler returned it.
-   */
+  /** Started past eventsPerSecond with no page open: not listed (in no ring), only running; listed after all if it fails, or if a page opens while it runs. */
   quiet?: true;
+}
+
+/** How the poller read a successful invocation's answer (ReportBatchItemFailures): records it failed, or an answer it could not read (all failed). */
+export interface AnswerReading {
+  reportedFailedFrom?: number;
+  malformedResponse?: string;
 }
 
 export interface InvocationStart {
@@ -79,9 +81,6 @@ export interface InvocationStart {
 }
 
 let nextId = 1;
-
-/** Quiet successes awaiting the poller's word on their answer, at most (more end at once only if that word never comes). */
-const AWAITING = 1024;
 
 export class InvocationHistory {
   readonly limits: HistoryLimits;
@@ -106,11 +105,6 @@ export class InvocationHistory {
   /** Per function, the second being counted and how many invocations (replays aside) started in it. */
   private readonly eventsKept = new Map<string, { second: number; kept: number }>();
   private readonly pastRateReasons = new Map<string, string>();
-  /**
-   * Quiet invocations that succeeded, until the poller says how their answer read (annotate, just
-   * after): one it fails is listed. Few (those ending at once); bounded, should an end go untold.
-   */
-  private readonly awaiting: Invocation[] = [];
   /** Per function, how many quiet invocations succeeded and were not listed. */
   private readonly unlistedBy = new Map<string, { n: number }>();
 
@@ -143,34 +137,30 @@ export class InvocationHistory {
     return entry;
   }
 
-  /** The invocation ended: its outcome, and what the poller learned of it (attempt, a reported failure). */
-  end(entry: Invocation, r: { ok: boolean; durationMs: number; payload?: unknown; error?: InvokeError; requestId?: string }): void {
+  /**
+   * The invocation ended: its outcome, with the poller's reading of its answer (a partial batch
+   * response, or one it could not read: the whole chunk failed). Not told for a replay, which no
+   * poller reads.
+   */
+  end(entry: Invocation, r: { ok: boolean; durationMs: number; payload?: unknown; error?: InvokeError; requestId?: string }, reading: AnswerReading = {}): void {
     this.stopped(entry);
     // The lambda invoker reports Lambda's own request id: the poller's events name that one.
     if (r.requestId) entry.requestId = r.requestId;
     entry.durationMs = r.durationMs;
-    entry.outcome = r.ok ? 'ok' : 'failed';
-    if (entry.quiet && r.ok) {
-      // Its answer as it came: the poller reads it next (annotate), and may fail the invocation by it.
-      entry.response = r.payload;
-      this.awaiting.push(entry);
-      if (this.awaiting.length > AWAITING) this.unlisted(this.awaiting.shift()!);
-      return;
+    entry.outcome = !r.ok || reading.malformedResponse !== undefined ? 'failed' : reading.reportedFailedFrom !== undefined ? 'partial' : 'ok';
+    if (reading.malformedResponse !== undefined) entry.error = bounded(reading.malformedResponse, 500);
+    if (reading.reportedFailedFrom !== undefined) entry.reportedFailedFrom = reading.reportedFailedFrom;
+    if (entry.quiet) {
+      if (entry.outcome === 'ok') return this.unlisted(entry);
+      this.listQuiet(entry); // it failed: listed after all, with its records, lines and answer
     }
-    if (entry.quiet) this.listQuiet(entry);
-    this.settle(entry, r);
-  }
-
-  /**
-   * What an ended invocation keeps: its records (running, they were the poller's anyway; ended, the
-   * history holds them within its budget, but one past the rate only if it failed, which for a
-   * success the poller says just after: annotate), its answer and its error.
-   */
-  private settle(entry: Invocation, r: { ok: boolean; payload?: unknown; error?: InvokeError }): void {
-    if (entry.records && (!entry.pastRate || !r.ok)) {
-      entry.pastRate = undefined;
-      this.hold(entry);
-    }
+    // Running, its records were the poller's anyway; ended, the history holds them within its
+    // budget, but not those of a success past the rate.
+    if (entry.records && entry.pastRate && entry.outcome === 'ok') {
+      letGo(entry);
+      entry.eventDropped = this.pastRateReason(entry.function);
+    } else if (entry.records) this.hold(entry);
+    entry.pastRate = undefined;
     if (r.ok) {
       const kept = boundedResponse(r.payload, this.limits.responseBytes);
       entry.response = kept.value;
@@ -185,39 +175,10 @@ export class InvocationHistory {
     this.changed(entry);
   }
 
-  /** The poller's view of a chunk it just ran: which attempt, and a ReportBatchItemFailures answer. */
-  annotate(requestId: string | undefined, a: { attempt: number; reportedFailedFrom?: number; malformedResponse?: string }): void {
-    const entry = this.find(requestId);
-    if (!entry) return;
-    entry.attempt = a.attempt;
-    if (a.malformedResponse !== undefined) {
-      // The poller fails the whole chunk on an answer it cannot read.
-      entry.outcome = 'failed';
-      entry.error = bounded(a.malformedResponse, 500);
-    }
-    if (a.reportedFailedFrom !== undefined) {
-      entry.reportedFailedFrom = a.reportedFailedFrom;
-      entry.outcome = 'partial' satisfies Outcome;
-    }
-    if (entry.quiet && entry.outcome === 'running') return; // still running (told before its end): its end decides
-    if (entry.quiet) {
-      this.awaiting.splice(this.awaiting.indexOf(entry), 1);
-      if (entry.outcome === 'ok') return this.unlisted(entry);
-      // Failed by its answer: listed after all, with its records.
-      const payload = entry.response;
-      entry.response = undefined;
-      this.listQuiet(entry);
-      return this.settle(entry, { ok: true, payload });
-    }
-    if (entry.pastRate && entry.outcome !== 'running') {
-      entry.pastRate = undefined;
-      if (entry.outcome !== 'ok') this.hold(entry);
-      else {
-        letGo(entry);
-        entry.eventDropped = this.pastRateReason(entry.function);
-      }
-    }
-    this.changed(entry);
+  /** The running invocation `requestId` (the id it was started with) ended: as end(). Gone from the history meanwhile (pushed out of its ring), it is not told. */
+  ended(requestId: string, r: Parameters<InvocationHistory['end']>[1], reading?: AnswerReading): void {
+    const entry = this.runningOne(requestId);
+    if (entry) this.end(entry, r, reading);
   }
 
   /** Successful invocations of each function that ran quiet (past eventsPerSecond, no page open) and were not listed. */
@@ -233,9 +194,9 @@ export class InvocationHistory {
     const cut = text.length > this.limits.logLineBytes;
     if (cut) entry.logsTruncated = true;
     const line = cut ? text.slice(0, this.limits.logLineBytes) + '…' : text;
+    if (entry.quiet) return this.quietLine(entry, level, line);
     entry.logs.push({ t: this.now(), level, text: line });
-    // A quiet one's lines enter the budget if it is listed (listQuiet).
-    if (!entry.quiet) this.account(entry, line.length + 32);
+    this.account(entry, line.length + 32);
   }
 
   get(id: string): Invocation | undefined {
@@ -256,21 +217,20 @@ export class InvocationHistory {
   /** Called with each invocation as it starts and changes (summaryOf() gives what a page is sent); returns the unsubscribe. */
   subscribe(listener: (i: Invocation) => void): () => void {
     this.listeners.add(listener);
+    // A page opens: those running quiet are listed now, as if started with it open (past the rate:
+    // records kept only if they fail), so it sees every invocation in flight and how each ends.
+    // (A copy: listing one may push a running one out of its ring, and out of `running`.)
+    for (const e of this.running.filter((r) => r.quiet)) {
+      this.listQuiet(e);
+      e.pastRate = true;
+      this.changed(e);
+    }
     return () => this.listeners.delete(listener);
   }
 
   /** What the history holds now (for the docs' bound and the tests). */
   usage(): { entries: number; eventBytes: number } {
     return { entries: [...this.rings.values()].reduce((n, r) => n + r.length, 0), eventBytes: this.heldBytes };
-  }
-
-  private find(requestId: string | undefined): Invocation | undefined {
-    if (requestId === undefined) return undefined;
-    const running = this.runningOne(requestId);
-    if (running) return running;
-    for (let i = this.awaiting.length - 1; i >= 0; i--) if (this.awaiting[i]!.requestId === requestId) return this.awaiting[i];
-    for (const ring of this.rings.values()) for (let i = ring.length - 1; i >= 0; i--) if (ring[i]!.requestId === requestId) return ring[i];
-    return undefined;
   }
 
   private runningOne(requestId: string | undefined): Invocation | undefined {
@@ -306,6 +266,25 @@ export class InvocationHistory {
     return k.kept++ < this.limits.eventsPerSecond;
   }
 
+  /**
+   * A line of an invocation running quiet: in the detail budget too (many may run at once), but not
+   * among those the budget drops lines of (a set written per invocation) unless it is listed:
+   * listed invocations' lines go first; should the lines of those running quiet fill the budget
+   * alone, this one is not kept.
+   */
+  private quietLine(entry: Invocation, level: LogLine['level'], line: string): void {
+    const bytes = line.length + 32;
+    this.detailHeld += bytes;
+    this.trimDetail(0);
+    if (this.detailHeld > this.limits.detailBytes) {
+      this.detailHeld -= bytes;
+      entry.logsTruncated = true;
+      return;
+    }
+    entry.detailBytes += bytes;
+    entry.logs.push({ t: this.now(), level, text: line });
+  }
+
   /** Into its function's ring, the oldest pushed out past `size`. */
   private listed(e: Invocation): void {
     const ring = this.rings.get(e.function) ?? this.rings.set(e.function, []).get(e.function)!;
@@ -313,13 +292,11 @@ export class InvocationHistory {
     if (ring.length > this.limits.size) this.forget(ring.shift()!);
   }
 
-  /** A quiet invocation that failed, listed after all: into its ring, its lines into the detail budget. */
+  /** A quiet invocation listed after all (it failed, or a page opened): into its ring, and among those the detail budget drops lines of (its bytes counted already: quietLine). */
   private listQuiet(e: Invocation): void {
     e.quiet = undefined;
     this.listed(e);
-    let bytes = 0;
-    for (const line of e.logs) bytes += line.text.length + 32;
-    this.account(e, bytes);
+    if (e.detailBytes > 0) this.detailed.add(e);
   }
 
   /** A quiet invocation that succeeded: counted, and nothing of it kept. */
@@ -327,6 +304,8 @@ export class InvocationHistory {
     let c = this.unlistedBy.get(e.function);
     if (!c) this.unlistedBy.set(e.function, (c = { n: 0 }));
     c.n++;
+    this.detailHeld -= e.detailBytes;
+    e.detailBytes = 0;
     e.records = undefined;
     e.response = undefined;
     e.logs = [];
@@ -357,7 +336,12 @@ export class InvocationHistory {
     if (e.detailBytes === 0) this.detailed.add(e);
     e.detailBytes += bytes;
     this.detailHeld += bytes;
-    while (this.detailHeld > this.limits.detailBytes && this.detailed.size > 1) {
+    this.trimDetail(1);
+  }
+
+  /** Past the detail budget, the oldest invocations lose their lines and answer, all but the newest `spare` of those holding some. */
+  private trimDetail(spare: number): void {
+    while (this.detailHeld > this.limits.detailBytes && this.detailed.size > spare) {
       const old = oldest(this.detailed);
       this.detailHeld -= old.detailBytes;
       old.detailBytes = 0;

@@ -1,10 +1,12 @@
 /**
- * The console of a running service (DESIGN §2.9): its state and history listen to the poller's
- * events and invocations, its routes answer on the poller's own HTTP server. service-runner.ts
- * makes one when the console is on; the pollers then get `invoker`, which records into the history.
+ * The console of a running service (DESIGN §2.9): its state listens to the poller's events, its
+ * history and chunks in flight are told of each invocation by its chunk watcher, and its routes
+ * answer on the poller's own HTTP server. service-runner.ts makes one when the console is on and
+ * hands `watcher` to the pollers.
  */
 import type { TriggerSpec } from '../config/types.ts';
 import type { Invoker } from '../invoke/types.ts';
+import type { ChunkWatcher } from '../poller/chunk-watcher.ts';
 import type { Instrumentation } from '../observe/events.ts';
 import type { HealthTracker } from '../observe/health.ts';
 import type { Logger } from '../observe/logger.ts';
@@ -13,7 +15,7 @@ import { consoleActions, type ConsoleCluster } from './actions.ts';
 import type { ConsoleMode } from './api-types.ts';
 import { ConsoleState } from './console-state.ts';
 import type { InvocationHistory } from './history.ts';
-import { recordingInvoker } from './recording-invoker.ts';
+import { replayer } from './replayer.ts';
 import { consoleServer, type ConsoleServer } from './server.ts';
 
 export interface ConsoleSettings {
@@ -27,7 +29,7 @@ export interface ConsoleSettings {
 }
 
 export interface ServiceConsole {
-  invoker: Invoker;
+  watcher: ChunkWatcher;
   routes: ConsoleServer;
   close(): Promise<void>;
 }
@@ -39,19 +41,28 @@ export function startConsole(o: {
   const { settings, events } = o;
   const state = new ConsoleState({ service: settings.service, stage: settings.stage, mode: settings.mode, historySize: settings.history.limits.size,
     unlisted: () => settings.history.unlistedCounts(), eventsPerSecond: settings.history.limits.eventsPerSecond, triggers: o.triggers, events, health: o.health, progress: o.progress });
-  // The event itself carries what annotate reads (attempt, reportedFailedFrom, malformedResponse): no copy of it per chunk.
-  const offChunk = events.on('poller.chunk_end', (c) => settings.history.annotate(c.requestId, c));
-  const invoker = recordingInvoker(o.invoker, settings.history);
-  const actions = consoleActions({ triggers: o.triggers, clusterOf: o.clusterOf, replay: (r) => invoker.replay(r), state, logger: o.logger.child('console') });
+  const { history } = settings;
+  // Two direct calls per invocation: the chunk in flight and the history's entry, then how it ended
+  // (its chunk_end event, which carries the poller's reading of the answer, handed on as it is).
+  const watcher: ChunkWatcher = {
+    started(chunk, request) {
+      state.chunkStarted(chunk);
+      history.start(request);
+    },
+    ended(request, chunk, result) {
+      state.chunkEnded(chunk);
+      history.ended(request.requestId, result, chunk);
+    },
+  };
+  const actions = consoleActions({ triggers: o.triggers, clusterOf: o.clusterOf, replay: replayer(o.invoker, history), state, logger: o.logger.child('console') });
   const routes = consoleServer({
     title: `Sluice · ${settings.service} (${settings.stage})`, state, history: settings.history, actions, readOnly: settings.mode === 'read-only', ...(settings.hosts ? { hosts: settings.hosts } : {}),
   });
   return {
-    invoker,
+    watcher,
     routes,
     async close() {
       routes.close();
-      offChunk();
       state.close();
       await actions.close();
     },

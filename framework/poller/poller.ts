@@ -29,6 +29,7 @@ import { ClusterAdmin } from '../kafka/kafkajs/admin.ts';
 import { ParallelPartitions } from '../parallel/parallel-partitions.ts';
 import { BatchProcessor } from './batch-processor.ts';
 import { ChunkInvoker } from './chunk-invoker.ts';
+import type { ChunkWatcher } from './chunk-watcher.ts';
 import { Delivery, destinationSendWithinMs } from './delivery.ts';
 import { withHeartbeats } from './keep-alive.ts';
 import { settledBy } from '../kafka/settled-by.ts';
@@ -43,6 +44,8 @@ export interface PollerOptions {
   /** SASL / TLS for every client of the trigger (resolved from `trigger.access`, framework/kafka/security.ts). */
   security?: KafkaSecurity;
   invoker: Invoker;
+  /** Sees each chunk invoked, with its records and answer (the console's, chunk-watcher.ts). */
+  watcher?: ChunkWatcher;
   logger: Logger;
   events: Instrumentation;
   tuning?: Partial<GroupTuning>;
@@ -77,7 +80,7 @@ export function createPoller(o: PollerOptions): Poller {
     createDestination(trigger.failure.onFailure, {
       brokers: o.brokers, logger, ...(o.security ? { security: o.security } : {}), engine: trigger.engine, askedBy: trigger.path, sendWithinMs: destinationSendWithinMs(tuning.maxPollIntervalMs),
     });
-  const chunkInvoker = new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, source);
+  const chunkInvoker = new ChunkInvoker(trigger, o.invoker, events, logger, tuning.heartbeatIntervalMs, source, o.watcher);
   // A retry runs at the first fetch that starts after its backoff: the one in flight may wait out
   // the fetch wait first, and with a batching window (minBytes 1 MiB) the retry's own fetch waits it too.
   const retryFetchWaitMs = tuning.maxWaitTimeMs * (tuning.minBytes > 1 ? 2 : 1);

@@ -102,7 +102,6 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
   const consoleRun = o.console && progress
     ? startConsole({ settings: o.console, triggers, events: o.events, health, progress, invoker: o.invoker, clusterOf: (t) => ({ brokers: brokersOf(t), security: security.get(t) ?? {} }), logger: o.logger })
     : undefined;
-  const invoker = consoleRun?.invoker ?? o.invoker;
   const http = o.http && (await startHttpServer({
     ...o.http,
     health,
@@ -144,7 +143,7 @@ export async function runService(o: ServiceRunnerOptions): Promise<RunningServic
     for (const trigger of triggers) {
       const decoder = decoders.get(trigger);
       pollers.push(createPoller({
-        trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker, logger: o.logger, events: o.events, onGiveUp: giveUp, ...(o.invocationsShown ? { invocationsShown: true } : {}),
+        trigger, brokers: brokersOf(trigger), security: security.get(trigger) ?? {}, invoker: o.invoker, ...(consoleRun ? { watcher: consoleRun.watcher } : {}), logger: o.logger, events: o.events, onGiveUp: giveUp, ...(o.invocationsShown ? { invocationsShown: true } : {}),
         uncommittedFrom: uncommittedFrom.get(trigger) ?? 'earliest',
         ...(o.tuning ? { tuning: o.tuning } : {}),
         ...(decoder ? { decoder } : {}),

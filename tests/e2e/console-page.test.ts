@@ -26,7 +26,6 @@ function run(key: string, functionName = 'f'): void {
   const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] };
   const e = history.start({ functionName, records: [record], source: { bootstrapServers: 'b:9092' }, requestId: `r${record.offset}` });
   history.end(e, { ok: true, durationMs: 1 });
-  history.annotate(e.requestId, { attempt: 1 }); // the poller's word on its answer
 }
 
 beforeAll(async () => {
