@@ -5,6 +5,7 @@ import { join } from 'node:path';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 interface CpuProfile {
   nodes: ProfileNode[];
@@ -54,18 +55,34 @@ export function summarizeDir(dir: string, count: number): ThreadProfile[] {
     .sort((a, b) => b.busyMs - a.busyMs);
 }
 
-/** Self time of the functions whose source file `where` picks, against the thread's busy time (all but idle), in ms. */
-export function selfTimeWhere(file: string, where: (url: string) => boolean): { ms: number; busyMs: number } {
+/**
+ * Time spent in the functions whose source file `where` picks and in all they call (builtins, other
+ * modules): a sample counts if any frame of its stack is picked. Against the thread's busy time (all
+ * but idle), in ms.
+ */
+export function timeUnder(file: string, where: (url: string) => boolean): { ms: number; busyMs: number } {
   const p = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const byNode = new Map<number, number>();
-  p.samples.forEach((id, i) => byNode.set(id, (byNode.get(id) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000));
+  const parent = new Map<number, number>();
+  for (const node of p.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const under = new Map<number, boolean>();
+  const isUnder = (id: number): boolean => {
+    let known = under.get(id);
+    if (known === undefined) {
+      const node = byId.get(id)!;
+      const up = parent.get(id);
+      known = where(node.callFrame.url) || (up !== undefined && isUnder(up));
+      under.set(id, known);
+    }
+    return known;
+  };
   let ms = 0;
   let busyMs = 0;
-  for (const node of p.nodes) {
-    const spent = byNode.get(node.id) ?? 0;
-    if (IDLE.has(node.callFrame.functionName)) continue;
+  p.samples.forEach((id, i) => {
+    const spent = (p.timeDeltas[i] ?? 0) / 1000;
+    if (IDLE.has(byId.get(id)!.callFrame.functionName)) return;
     busyMs += spent;
-    if (where(node.callFrame.url)) ms += spent;
-  }
+    if (isUnder(id)) ms += spent;
+  });
   return { ms, busyMs };
 }

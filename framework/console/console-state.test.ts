@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TriggerSpec } from '../config/types.ts';
 import { Instrumentation, type SluiceEvents } from '../observe/events.ts';
 import { HealthTracker } from '../observe/health.ts';
@@ -65,6 +65,37 @@ describe('ConsoleState', () => {
     expect(t.partitions[0]!.queue).toEqual({ acquired: 0, redelivered: 0, accepted: 0, released: 0, rejected: 0 });
     expect(t.partitions[0]!.committed).toBeUndefined();
     close();
+  });
+
+  it('cuts the throughput into 5-second buckets from the totals, an idle one counting 0', () => {
+    vi.useFakeTimers();
+    try {
+      const { state, chunkStart, chunkEnd, advance, close } = setup(); // the clock at 1,000,000: a bucket's start
+      const run = (first: number, count: number, ok = true) => {
+        const c = { ...chunk, firstOffset: first, lastOffset: first + count - 1, count };
+        chunkStart(c);
+        chunkEnd({ ...c, ok, durationMs: 1 });
+      };
+      run(0, 2);
+      run(2, 3, false);
+      advance(5_000);
+      vi.advanceTimersByTime(5_000); // the bucket cut
+      run(5, 4);
+      advance(5_000);
+      vi.advanceTimersByTime(5_000);
+      advance(5_000);
+      vi.advanceTimersByTime(5_000); // a bucket with nothing in it
+      expect(state.overview().triggers[0]!.throughput).toEqual([
+        { t: 1_000_000, records: 5, invocations: 2, failed: 1 },
+        { t: 1_005_000, records: 4, invocations: 1, failed: 0 },
+        { t: 1_010_000, records: 0, invocations: 0, failed: 0 },
+        { t: 1_015_000, records: 0, invocations: 0, failed: 0 }, // the one being filled
+      ]);
+      expect(state.overview().triggers[0]!.totals).toEqual({ invocations: 3, records: 9, failed: 1 });
+      close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fills what this process has not seen (an idle partition since its start) from the offsets read from the cluster', () => {

@@ -31,7 +31,10 @@ interface TriggerState {
   read: Map<number, { committed: number; logEnd: number }>;
   /** The chunks in flight by partition. */
   inFlight: Map<number, ChunksInFlight>;
+  /** Closed buckets, oldest first; the one being filled is the totals since `counted`. */
   throughput: ThroughputSample[];
+  /** When the bucket being filled began, and the totals then. */
+  counted: { t: number; invocations: number; records: number; failed: number };
   lagHistory: Map<number, number[]>;
   totals: { invocations: number; records: number; failed: number };
   sent: Sent[];
@@ -69,7 +72,7 @@ export class ConsoleState {
     this.startedAt = this.now();
     for (const spec of o.triggers) {
       const s: TriggerState = {
-        spec, committed: new Map(), logEnd: new Map(), read: new Map(), inFlight: new Map(), throughput: [], lagHistory: new Map(), totals: { invocations: 0, records: 0, failed: 0 }, sent: [],
+        spec, committed: new Map(), logEnd: new Map(), read: new Map(), inFlight: new Map(), throughput: [], counted: { t: this.bucketStart(), invocations: 0, records: 0, failed: 0 }, lagHistory: new Map(), totals: { invocations: 0, records: 0, failed: 0 }, sent: [],
         ...(spec.consumptionMode === 'queue' ? { share: { lag: new Map(), counts: new Map() } } : {}),
       };
       const topics = this.byFunction.get(spec.functionName) ?? new Map<string, TriggerState>();
@@ -150,16 +153,11 @@ export class ConsoleState {
     const s = this.of(c.functionName, c.topic);
     if (!s) return;
     s.inFlight.get(c.partition)?.ended(c);
-    const b = this.bucket(s);
-    b.invocations++;
-    b.records += c.count;
+    // Totals only: the buckets are cut from them every BUCKET_MS (sample()), not per invocation.
     s.totals.invocations++;
     s.totals.records += c.count;
     // Failed: the invocation, or records of it by its own answer (partly, or unreadable: all).
-    if (!c.ok || c.reportedFailedFrom !== undefined || c.malformedResponse !== undefined) {
-      b.failed++;
-      s.totals.failed++;
-    }
+    if (!c.ok || c.reportedFailedFrom !== undefined || c.malformedResponse !== undefined) s.totals.failed++;
   }
 
   overview(): Overview {
@@ -231,7 +229,7 @@ export class ConsoleState {
       function: t.functionName, topic: t.topic, group: t.consumerGroupId, engine: t.engine, consumptionMode: s.share ? 'queue' : 'stream', status, ...(reason ? { reason } : {}),
       timeoutMs: t.timeoutMs, maxPollIntervalMs: t.maxPollIntervalMs, batchSize: t.batchSize, parallelizationFactor: t.parallelizationFactor ?? 1,
       ...(t.failure.onFailure ? { destination: t.failure.onFailure.uri } : {}), ...(s.memberId ? { memberId: s.memberId } : {}),
-      restarts: health?.restarts ?? 0, partitions, throughput: [...s.throughput], totals: { ...s.totals },
+      restarts: health?.restarts ?? 0, partitions, throughput: [...s.throughput, this.filling(s)], totals: { ...s.totals },
     };
   }
 
@@ -253,15 +251,23 @@ export class ConsoleState {
     return c;
   }
 
-  private bucket(s: TriggerState): ThroughputSample {
-    const t = Math.floor(this.now() / BUCKET_MS) * BUCKET_MS;
-    let last = s.throughput[s.throughput.length - 1];
-    if (!last || last.t !== t) {
-      last = { t, records: 0, invocations: 0, failed: 0 };
-      s.throughput.push(last);
-      if (s.throughput.length > BUCKETS) s.throughput.shift();
-    }
-    return last;
+  /** The bucket being filled: what the totals grew by since it began. */
+  private filling(s: TriggerState): ThroughputSample {
+    const c = s.counted;
+    return { t: c.t, records: s.totals.records - c.records, invocations: s.totals.invocations - c.invocations, failed: s.totals.failed - c.failed };
+  }
+
+  /** The bucket being filled closes; the next begins. */
+  private cut(s: TriggerState): void {
+    const t = this.bucketStart();
+    if (t === s.counted.t) return;
+    s.throughput.push(this.filling(s));
+    if (s.throughput.length > BUCKETS) s.throughput.shift();
+    s.counted = { t, ...s.totals };
+  }
+
+  private bucketStart(): number {
+    return Math.floor(this.now() / BUCKET_MS) * BUCKET_MS;
   }
 
   private of(functionName: string, topic: string): TriggerState | undefined {
@@ -275,7 +281,7 @@ export class ConsoleState {
   private sample(): void {
     const snapshot = this.o.progress.snapshot();
     for (const s of this.all()) {
-      this.bucket(s);
+      this.cut(s);
       if (s.share) {
         for (const [partition, lag] of s.share.lag) this.pushLag(s, partition, lag);
         continue;

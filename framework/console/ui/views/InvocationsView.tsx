@@ -152,8 +152,9 @@ function UnlistedNote({ unlisted, only, eventsPerSecond }: { unlisted: Record<st
   if (counts.length === 0) return null;
   return (
     <p class="muted note" data-testid="invocations-unlisted">
-      With no page open, the console lists the first {count(eventsPerSecond ?? 0)} invocations a second of a function and every one that failed;
-      successful invocations past that were counted, not listed: {counts.map(([fn, n]) => `${count(n)} of ${fn}`).join(', ')}. The charts and totals count every invocation.
+      With no page open (or its tab hidden for 10 s), the console lists the first {count(eventsPerSecond ?? 0)} invocations a second of a function and
+      every one that failed; successful invocations past that were counted, not listed: {counts.map(([fn, n]) => `${count(n)} of ${fn}`).join(', ')}. The
+      charts and totals count every invocation.
     </p>
   );
 }
