@@ -157,7 +157,7 @@ describe('InvocationHistory', () => {
     const failed = run(51, false);
     expect(first.every((e) => eventOf(e)?.length === 1)).toBe(true);
     expect(eventOf(over)).toBeUndefined();
-    expect(over.eventDropped).toMatch(/more than 10 invocations a second/);
+    expect(over.eventDropped).toMatch(/more than 10 invocations \(or 256 KiB of records\) a second/);
     expect(eventOf(failed)).toHaveLength(1);
     // A successful invocation whose answer the poller read as failures is a failure here too.
     const partial = run(60, true, { reportedFailedFrom: 60 });
@@ -241,4 +241,25 @@ describe('InvocationHistory', () => {
     h.log('later', 'info', 'z'.repeat(1_000));
     expect(later.logs).toHaveLength(1);
   });
+
+  it('keeps the events of a second\'s successes within eventBytesPerSecond, the first always, every failure whatever its size', () => {
+    let now = 5_000;
+    const h = new InvocationHistory({ eventBytesPerSecond: 10_000 }, () => now);
+    const big = (offset: number): KafkaRecord => ({ ...record(offset), value: Buffer.alloc(6_000) });
+    const run = (i: number, ok: boolean) => {
+      const e = h.start({ functionName: 'a', records: [big(i)], source, requestId: `r${i}` });
+      h.ended(`r${i}`, ok ? { ok, durationMs: 1 } : { ok, durationMs: 1, error: { kind: 'error', name: 'Error', message: 'boom' } });
+      return e;
+    };
+    const first = run(0, true);
+    const second = run(1, true); // 6,064 more: past 10,000 this second
+    const failed = run(2, false);
+    expect(eventOf(first)).toHaveLength(1);
+    expect(eventOf(second)).toBeUndefined();
+    expect(second.eventDropped).toMatch(/more than 10 invocations \(or 10 KiB of records\) a second/);
+    expect(eventOf(failed)).toHaveLength(1);
+    now += 1_000;
+    expect(eventOf(run(3, true))).toHaveLength(1);
+  });
 });
+

@@ -31,9 +31,12 @@ import type { InvocationSummary, LogLine, Outcome } from './api-types.ts';
  * ring of 200 holds a tenth of a second, which no one sees, and listing each cost the poller about
  * 4 µs of CPU (its ring, a copy of its first five keys, its answer's JSON): all the console does per
  * invocation went from 6.4–7.6 µs to 3.1–3.6 (bench/console-bookkeeping.ts). A local loop runs a few invocations a second:
- * all are listed and keep their events.
+ * all are listed and keep their events. `eventBytesPerSecond`: past the first kept event of a
+ * second, the successes' events kept that second hold at most this many bytes of records: at
+ * batchSize 1000, ten events a second were 3.3 MB a second of copies held for seconds, which cost
+ * the poller more garbage collection than all the rest of the console (side by side, 2026-12-06).
  */
-export const HISTORY_DEFAULTS = { size: 200, eventsPerSecond: 10, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
+export const HISTORY_DEFAULTS = { size: 200, eventsPerSecond: 10, eventBytesPerSecond: 256 * 1024, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
 export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
 
 /**
@@ -103,7 +106,7 @@ export class InvocationHistory {
   private detailHeld = 0;
   private readonly listeners = new Set<(i: Invocation) => void>();
   /** Per function, the second being counted and how many invocations (replays aside) started in it. */
-  private readonly eventsKept = new Map<string, { second: number; kept: number }>();
+  private readonly eventsKept = new Map<string, { second: number; kept: number; bytes: number }>();
   private readonly pastRateReasons = new Map<string, string>();
   /** Per function, how many quiet invocations succeeded and were not listed. */
   private readonly unlistedBy = new Map<string, { n: number }>();
@@ -155,11 +158,14 @@ export class InvocationHistory {
       this.listQuiet(entry); // it failed: listed after all, with its records, lines and answer
     }
     // Running, its records were the poller's anyway; ended, the history holds them within its
-    // budget, but not those of a success past the rate.
-    if (entry.records && entry.pastRate && entry.outcome === 'ok') {
-      letGo(entry);
-      entry.eventDropped = this.pastRateReason(entry.function);
-    } else if (entry.records) this.hold(entry);
+    // budget, but not those of a success past the rate, nor past this second's bytes of events.
+    if (entry.records) {
+      const bytes = eventBytes(entry.records);
+      if (entry.outcome === 'ok' && !entry.replay && (entry.pastRate || !this.withinEventBytes(entry.function, bytes))) {
+        letGo(entry);
+        entry.eventDropped = this.pastRateReason(entry.function);
+      } else this.hold(entry, bytes);
+    }
     entry.pastRate = undefined;
     if (r.ok) {
       const kept = boundedResponse(r.payload, this.limits.responseBytes);
@@ -252,7 +258,7 @@ export class InvocationHistory {
     let reason = this.pastRateReasons.get(fn);
     if (reason === undefined) {
       const n = this.limits.eventsPerSecond;
-      reason = `its records were not kept: ${fn} ran more than ${n} invocations a second, and the console keeps the events of the first ${n} each second and of every one that failed`;
+      reason = `its records were not kept: ${fn} ran more than ${n} invocations (or ${sizeText(this.limits.eventBytesPerSecond)} of records) a second, and the console keeps the events of the first ${n} each second within that size, and of every one that failed`;
       this.pastRateReasons.set(fn, reason);
     }
     return reason;
@@ -260,10 +266,22 @@ export class InvocationHistory {
 
   /** Whether one more invocation of `fn` starting now is within this second's eventsPerSecond. */
   private underRate(fn: string): boolean {
+    return this.thisSecond(fn).kept++ < this.limits.eventsPerSecond;
+  }
+
+  /** Whether a success's event of `bytes` fits in this second's eventBytesPerSecond of `fn` (the first of a second always does). */
+  private withinEventBytes(fn: string, bytes: number): boolean {
+    const k = this.thisSecond(fn);
+    if (k.bytes > 0 && k.bytes + bytes > this.limits.eventBytesPerSecond) return false;
+    k.bytes += bytes;
+    return true;
+  }
+
+  private thisSecond(fn: string): { second: number; kept: number; bytes: number } {
     const second = Math.floor(this.now() / 1000);
     let k = this.eventsKept.get(fn);
-    if (!k || k.second !== second) this.eventsKept.set(fn, (k = { second, kept: 0 }));
-    return k.kept++ < this.limits.eventsPerSecond;
+    if (!k || k.second !== second) this.eventsKept.set(fn, (k = { second, kept: 0, bytes: 0 }));
+    return k;
   }
 
   /**
@@ -313,10 +331,10 @@ export class InvocationHistory {
   }
 
   /** `e`'s records into the byte budget; past it, the oldest invocations' records go. */
-  private hold(e: Invocation): void {
+  private hold(e: Invocation, bytes = eventBytes(e.records!)): void {
     if (e.gone) return;
     const records = e.records!;
-    e.bytes = records.reduce((n, r) => n + recordBytes(r), 0);
+    e.bytes = bytes;
     if (e.bytes === 0) return; // no records: nothing to drop (forget() looks for those with bytes)
     e.held = packRecords(records);
     e.records = undefined;
@@ -456,6 +474,12 @@ function sizeText(bytes: number): string {
 
 function bounded(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters not kept)`;
+}
+
+function eventBytes(records: readonly KafkaRecord[]): number {
+  let n = 0;
+  for (const r of records) n += recordBytes(r);
+  return n;
 }
 
 function recordBytes(r: KafkaRecord): number {
