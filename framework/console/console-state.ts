@@ -63,7 +63,7 @@ export class ConsoleState {
   private readonly byGroup = new Map<string, TriggerState>();
   private readonly timeline: TimelineEntry[] = [];
   private readonly off: Array<() => void>;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
   private readonly startedAt: number;
 
@@ -135,7 +135,20 @@ export class ConsoleState {
       e.on('trigger.failed', (c) => mark(c.groupId, 'failed', `given up after ${c.restarts} restarts: ${c.error}`)),
     ];
     // Lag is sampled once a bucket, whether or not a page is open: a few numbers per partition.
-    this.timer = setInterval(() => this.sample(), BUCKET_MS);
+    this.schedule();
+  }
+
+  /**
+   * The sampler runs at each bucket's boundary, the next one reckoned from the clock every time: an
+   * interval from the console's start would cut the buckets at its own phase (what ended 3 s into a
+   * bucket shown in the one before), and, drifting, skip a bucket or leave one spanning two.
+   */
+  private schedule(): void {
+    const now = this.now();
+    this.timer = setTimeout(() => {
+      this.schedule();
+      this.sample();
+    }, Math.floor(now / BUCKET_MS) * BUCKET_MS + BUCKET_MS - now);
     this.timer.unref();
   }
 
@@ -189,7 +202,7 @@ export class ConsoleState {
   }
 
   close(): void {
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     for (const f of this.off) f();
   }
 
