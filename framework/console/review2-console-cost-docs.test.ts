@@ -1,0 +1,19 @@
+/** Review (aa684e8): what the docs say of the console's cost is what the bench run they cite measured. */
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8').replace(/\s+/g, ' ');
+const performance = read('docs/performance.md');
+const cited = /The whole scenario, [^(]*\(`(bench\/results\/[^`]+\.json)`/.exec(performance)![1]!;
+type Pair = { cpuCost: number };
+const run = JSON.parse(read(cited)) as {
+  figures: Array<{ figure: string; value: string }>;
+  details: { console: Record<string, { sideBySide: { measured: Pair[]; same: Pair[] } }> };
+};
+
+it('performance.md: the blank tab\'s "cost" it gives as the noise\'s reach is at least what the cited run measured', () => {
+  const claimed = Number(/a blank browser tab, which does nothing, "cost" up to (\d+(?:\.\d+)?)%/.exec(performance)![1]);
+  const measured = run.figures.filter((f) => f.figure.includes('blank page: cost')).map((f) => Number.parseFloat(f.value));
+  expect(measured.length).toBeGreaterThan(0);
+  expect(claimed).toBeGreaterThanOrEqual(Math.max(...measured));
+});
