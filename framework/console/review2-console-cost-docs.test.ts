@@ -17,3 +17,12 @@ it('performance.md: the blank tab\'s "cost" it gives as the noise\'s reach is at
   expect(measured.length).toBeGreaterThan(0);
   expect(claimed).toBeGreaterThanOrEqual(Math.max(...measured));
 });
+
+it('local-development.md: says the console pair differs from the baseline by no more than two baselines do only if the cited run shows it', () => {
+  const text = read('docs/local-development.md');
+  const claims = text.includes('differ by no more than two without it do');
+  // The widest difference of a console pair against the widest of the baseline beside itself, at each batch size.
+  const widest = (pairs: Pair[]) => Math.max(...pairs.map((p) => Math.abs(p.cpuCost)));
+  const beyond = Object.values(run.details.console).filter((b) => b?.sideBySide).some((b) => widest(b.sideBySide.measured) > widest(b.sideBySide.same));
+  expect(claims && beyond).toBe(false);
+});
