@@ -47,8 +47,11 @@ export class ChunkInvoker {
       result = heartbeats ? await withHeartbeats(batch, this.heartbeatIntervalMs, this.logger, call) : await call();
     } catch (e) {
       // An invoker that threw instead of answering: the watcher still sees the invocation end.
-      const error = { kind: 'error' as const, name: (e as Error).name ?? 'Error', message: (e as Error).message ?? String(e) };
-      if (watched) this.watcher!.ended(watched, { ...base, ok: false, durationMs: 0, requestId: watched.requestId, error: error.message, kind: error.kind }, { ok: false, error, durationMs: 0, requestId: watched.requestId });
+      // Read only when watched, and whatever was thrown (null has no name): the rejection goes on as it came.
+      if (watched) {
+        const error = { kind: 'error' as const, name: (e as Error | null)?.name ?? 'Error', message: (e as Error | null)?.message ?? String(e) };
+        this.watcher!.ended(watched, { ...base, ok: false, durationMs: 0, requestId: watched.requestId, error: error.message, kind: error.kind }, { ok: false, error, durationMs: 0, requestId: watched.requestId });
+      }
       throw e;
     }
     return this.ended(base, chunk, result, watched);
