@@ -19,7 +19,7 @@ import type { KafkaRecord } from '../event/record.ts';
 import { packRecords, unpackRecords, type PackedRecords } from '../invoke/record-transfer.ts';
 import type { InvokeError } from '../invoke/types.ts';
 import { printable } from '../observe/printable.ts';
-import type { InvocationSummary, LogLine, Outcome } from './api-types.ts';
+import type { InvocationSummary, LogLine } from './api-types.ts';
 
 /**
  * `eventsPerSecond`: past this many invocations a second of one function, one that succeeded keeps
@@ -106,7 +106,7 @@ export class InvocationHistory {
   private detailHeld = 0;
   private readonly listeners = new Set<(i: Invocation) => void>();
   /** Per function, the second being counted and how many invocations (replays aside) started in it. */
-  private readonly eventsKept = new Map<string, { second: number; kept: number; bytes: number }>();
+  private readonly perSecond = new Map<string, { second: number; started: number; bytes: number }>();
   private readonly pastRateReasons = new Map<string, string>();
   /** Per function, how many quiet invocations succeeded and were not listed. */
   private readonly unlistedBy = new Map<string, { n: number }>();
@@ -160,8 +160,10 @@ export class InvocationHistory {
     // Running, its records were the poller's anyway; ended, the history holds them within its
     // budget, but not those of a success past the rate, nor past this second's bytes of events.
     if (entry.records) {
-      const bytes = eventBytes(entry.records);
-      if (entry.outcome === 'ok' && !entry.replay && (entry.pastRate || !this.withinEventBytes(entry.function, bytes))) {
+      // Sized once, and only when it may be kept (a success past the rate is not).
+      const limited = entry.outcome === 'ok' && !entry.replay;
+      const bytes = limited && entry.pastRate ? 0 : eventBytes(entry.records);
+      if (limited && (entry.pastRate || !this.withinEventBytes(entry.function, bytes))) {
         letGo(entry);
         entry.eventDropped = this.pastRateReason(entry.function);
       } else this.hold(entry, bytes);
@@ -266,7 +268,7 @@ export class InvocationHistory {
 
   /** Whether one more invocation of `fn` starting now is within this second's eventsPerSecond. */
   private underRate(fn: string): boolean {
-    return this.thisSecond(fn).kept++ < this.limits.eventsPerSecond;
+    return this.thisSecond(fn).started++ < this.limits.eventsPerSecond;
   }
 
   /** Whether a success's event of `bytes` fits in this second's eventBytesPerSecond of `fn` (the first of a second always does). */
@@ -277,10 +279,10 @@ export class InvocationHistory {
     return true;
   }
 
-  private thisSecond(fn: string): { second: number; kept: number; bytes: number } {
+  private thisSecond(fn: string): { second: number; started: number; bytes: number } {
     const second = Math.floor(this.now() / 1000);
-    let k = this.eventsKept.get(fn);
-    if (!k || k.second !== second) this.eventsKept.set(fn, (k = { second, kept: 0, bytes: 0 }));
+    let k = this.perSecond.get(fn);
+    if (!k || k.second !== second) this.perSecond.set(fn, (k = { second, started: 0, bytes: 0 }));
     return k;
   }
 
@@ -325,7 +327,6 @@ export class InvocationHistory {
     this.detailHeld -= e.detailBytes;
     e.detailBytes = 0;
     e.records = undefined;
-    e.response = undefined;
     e.logs = [];
     e.gone = true;
   }

@@ -4,6 +4,7 @@
  * invocations reach the history through the console's chunk watcher (index.ts), not through here.
  */
 import { randomUUID } from 'node:crypto';
+import { thrownError } from '../invoke/thrown.ts';
 import type { Invoker, InvokeRequest, InvokeResult } from '../invoke/types.ts';
 import type { Invocation, InvocationHistory } from './history.ts';
 
@@ -18,7 +19,7 @@ export function replayer(inner: Invoker, history: InvocationHistory): Replay {
     try {
       result = await inner.invoke({ ...request, requestId });
     } catch (e) {
-      history.end(entry, { ok: false, durationMs: Date.now() - entry.startedAt, error: { kind: 'error', name: (e as Error).name ?? 'Error', message: (e as Error).message ?? String(e) } });
+      history.end(entry, { ok: false, durationMs: Date.now() - entry.startedAt, error: thrownError(e) });
       throw e;
     }
     history.end(entry, result);

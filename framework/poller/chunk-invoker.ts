@@ -8,6 +8,7 @@ import { readBatchResponse } from '../event/batch-response.ts';
 import type { EventSource } from '../event/build-event.ts';
 import { randomUUID } from 'node:crypto';
 import type { KafkaRecord } from '../event/record.ts';
+import { thrownError } from '../invoke/thrown.ts';
 import type { Invoker, InvokeResult } from '../invoke/types.ts';
 import type { PartitionBatch } from '../kafka/member-port.ts';
 import type { Instrumentation } from '../observe/events.ts';
@@ -39,8 +40,9 @@ export class ChunkInvoker {
     // Watched, the request id is chosen here, so that the lines the handler writes name this
     // invocation (the local invoker runs with it; Lambda answers with its own, which chunk_end names).
     const request = { functionName: this.trigger.functionName, records: chunk, source: this.source, timeoutMs: this.trigger.timeoutMs, attempt: base.attempt, requestId: this.watcher ? randomUUID() : undefined };
-    const watched = this.watcher ? (request as WatchedRequest) : undefined;
-    if (watched) this.watcher!.started(base, watched);
+    const { watcher } = this;
+    const watched = watcher ? (request as WatchedRequest) : undefined;
+    if (watched) watcher!.started(base, watched);
     const call = () => this.invoker.invoke(request);
     let result: InvokeResult;
     try {
@@ -49,8 +51,8 @@ export class ChunkInvoker {
       // An invoker that threw instead of answering: the watcher still sees the invocation end.
       // Read only when watched, and whatever was thrown (null has no name): the rejection goes on as it came.
       if (watched) {
-        const error = { kind: 'error' as const, name: (e as Error | null)?.name ?? 'Error', message: (e as Error | null)?.message ?? String(e) };
-        this.watcher!.ended(watched, { ...base, ok: false, durationMs: 0, requestId: watched.requestId, error: error.message, kind: error.kind }, { ok: false, error, durationMs: 0, requestId: watched.requestId });
+        const error = thrownError(e);
+        watcher!.ended(watched, { ...base, ok: false, durationMs: 0, requestId: watched.requestId, error: error.message, kind: error.kind }, { ok: false, error, durationMs: 0, requestId: watched.requestId });
       }
       throw e;
     }
