@@ -3,7 +3,7 @@
  * encoder and decoder. On an unpatched kafkajs the first test gets Object.prototype's members
  * for the header values (and toKafkaRecord had thrown on them), the second spends seconds in
  * the header spread, the third throws out of the fetch (with sluice-patch v1, an uncompressed
- * batch still did).
+ * batch still did), and a producer's send of many records spends minutes grouping them.
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ const Decoder = require('kafkajs/src/protocol/decoder') as new (b: Buffer) => un
 const Long = require('kafkajs/src/utils/long') as { fromInt(n: number): unknown };
 const decodeMessages = require('kafkajs/src/protocol/requests/fetch/v4/decodeMessages') as (d: unknown) => Promise<Array<Record<string, unknown>>>;
 const BOUNDS = Symbol.for('sluice.inputBounds');
+const groupMessagesPerPartition = require('kafkajs/src/producer/groupMessagesPerPartition') as (o: object) => Record<string, Array<{ n: number }>>;
 const KafkajsBatch = require('kafkajs/src/consumer/batch') as new (topic: string, fetchedOffset: string, data: object) => { lastOffset(): string; isEmpty(): boolean };
 
 /** A partition's record set in a fetch response, as decodeMessages reads it: its size, then the batches. */
@@ -158,6 +159,17 @@ describe("Sluice's patch of kafkajs", () => {
     const [placeholder, ...rest] = await withBounds({ maxDecompressedBytes: 64 * 1_000, recordCost: 64 }, () => decodeMessages(new Decoder(set)));
     expect(rest).toEqual([]);
     expect(placeholder).toMatchObject({ offset: '1999', unreadable: { error: 'it declares 2000 records, more than the fetch\'s bound leaves room for (1000)' } });
+  });
+
+  it("groups a producer send's 120,000 messages by partition, each partition's in order (kafkajs copied the list per message: minutes)", () => {
+    const messages = Array.from({ length: 120_000 }, (_, n) => ({ n, partition: n % 3 }));
+    const grouped = groupMessagesPerPartition({ topic: 't', partitionMetadata: [{ partitionId: 0 }, { partitionId: 1 }, { partitionId: 2 }], messages, partitioner: ({ message }: { message: { partition: number } }) => message.partition });
+    expect(Object.keys(grouped).sort()).toEqual(['0', '1', '2']);
+    for (const p of [0, 1, 2]) {
+      const ns = grouped[p]!.map((m) => m.n);
+      expect(ns).toHaveLength(40_000);
+      expect(ns.every((n, i) => n === p + 3 * i)).toBe(true);
+    }
   });
 
   it('turns a batch that cannot be decompressed or read into one placeholder at its last offset', async () => {

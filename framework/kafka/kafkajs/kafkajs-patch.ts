@@ -3,7 +3,8 @@
  * (headers in linear time without Object.prototype's names, an unreadable batch as a placeholder
  * instead of a crashed fetch, a fetch response's records, decompressed bytes and headers bounded
  * before they are built), its runner (a stopping consumer does not rejoin its group) and its
- * fetch manager (no fetchers built after a stop, which spun for ever). npm applies it at install; an install that skipped scripts
+ * fetch manager (no fetchers built after a stop, which spun for ever) and its producer (a send's
+ * messages grouped by partition in linear time, not quadratic). npm applies it at install; an install that skipped scripts
  * (`--ignore-scripts`) has kafkajs unpatched, and one header named `constructor` would stop a
  * trigger for good. A poller starting on such an install patches it (the same script, idempotent)
  * and stops, asking to be started again; when it cannot patch it, it names the command that does.
@@ -22,6 +23,7 @@ export const PATCH_MARKERS: Readonly<Record<string, string>> = {
   'src/consumer/batch.js': 'sluice-patch v3',
   'src/consumer/runner.js': 'sluice-patch v1',
   'src/consumer/fetchManager.js': 'sluice-patch v1',
+  'src/producer/groupMessagesPerPartition.js': 'sluice-patch v1',
 };
 
 let checked = false;
