@@ -90,5 +90,24 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
 
 function toInvokeError(e: unknown): InvokeError {
   if (e instanceof Error) return { kind: 'error', name: e.name, message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
-  return { kind: 'error', name: 'Error', message: typeof e === 'string' ? e : JSON.stringify(e) ?? String(e) };
+  return { kind: 'error', name: 'Error', message: typeof e === 'string' ? e : thrownText(e) };
+}
+
+/**
+ * A thrown value that is not an Error, as text: its JSON, or what String() makes of one JSON cannot
+ * encode (a BigInt, a cycle). The invocation fails with it, as Lambda's runtime answers it; the
+ * worker never does (JSON.stringify's TypeError out of here ended the runtime: a crash).
+ */
+function thrownText(e: unknown): string {
+  try {
+    const json = JSON.stringify(e);
+    if (json !== undefined) return json;
+  } catch {
+    // Not JSON: its string form below.
+  }
+  try {
+    return String(e);
+  } catch {
+    return `a thrown ${typeof e}`;
+  }
 }

@@ -1,0 +1,53 @@
+/**
+ * A handler that throws (or calls back with) a value that is not an Error, through the real local
+ * invoker and its worker. Lambda's runtime answers such a value as a failed invocation with its
+ * string form; the worker used to JSON.stringify it unguarded, so a BigInt or an object with a
+ * cycle threw out of the runtime's catch and ended the worker: a crash ("Runtime exited"), a cold
+ * start for the next invocation.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLocalInvoker } from './local.ts';
+import type { InvokeRequest } from './types.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'sluice-thrown-'));
+mkdirSync(join(dir, 'functions'));
+writeFileSync(
+  join(dir, 'functions', 'throws.ts'),
+  [
+    'export const bigint = async () => { throw 5n; };',
+    'export const cycle = async () => { const o: Record<string, unknown> = { order: 9 }; o.self = o; throw o; };',
+    'export const callback = (_event: unknown, _context: unknown, done: (e: unknown) => void) => done(7n);',
+    "export const plain = async () => { throw { code: 'E_ORDER' }; };",
+  ].join('\n'),
+);
+const names = ['bigint', 'cycle', 'callback', 'plain'];
+const logger = { error() {}, warn() {}, info() {}, debug() {}, child: () => logger, level: 'warn' } as never;
+const invoker = createLocalInvoker({
+  rootDir: dir, service: 's', stage: 'dev', region: 'eu-west-1', logger, output: () => undefined, watch: false,
+  functions: names.map((n) => ({ functionName: n, handler: `functions/throws.${n}`, memorySizeMb: 128, timeoutMs: 5_000, environment: {} })),
+});
+afterAll(async () => {
+  await invoker.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const request = (functionName: string) => ({
+  functionName, timeoutMs: 5_000, attempt: 1, source: { kind: 'self-managed', bootstrapServers: ['127.0.0.1:9092'] },
+  records: [{ topic: 'orders', partition: 0, offset: 1, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('{}'), headers: [] }],
+}) as unknown as InvokeRequest;
+
+describe('a handler that throws a value that is not an Error', () => {
+  it.each([
+    ['bigint', '5'],
+    ['cycle', '[object Object]'],
+    ['callback', '7'],
+    ['plain', '{"code":"E_ORDER"}'],
+  ])('%s: fails the invocation with its string form, the worker still up', async (name, message) => {
+    await invoker.prepare();
+    const result = await invoker.invoke(request(name));
+    expect(result).toMatchObject({ ok: false, error: { kind: 'error', name: 'Error', message } });
+  });
+});
