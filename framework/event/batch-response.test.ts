@@ -5,6 +5,11 @@ import type { KafkaRecord } from './record.ts';
 const chunk: KafkaRecord[] = [10, 11, 12, 13].map((offset) => ({
   topic: 'orders', partition: 2, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: null, headers: [],
 }));
+const cyclic = () => {
+  const o: Record<string, unknown> = {};
+  o['self'] = o;
+  return o;
+};
 const failure = (offset: unknown, partition: unknown = 'orders-2') => ({ itemIdentifier: { partition, offset } });
 
 describe('readBatchResponse', () => {
@@ -29,6 +34,10 @@ describe('readBatchResponse', () => {
     ['another partition', { batchItemFailures: [failure(11, 'orders-1')] }, /partition is "orders-1"; this invocation held "orders-2"/],
     ['an offset outside the chunk', { batchItemFailures: [failure(99)] }, /offset is 99, not an offset of this invocation \(10–13\)/],
     ['a non-numeric offset', { batchItemFailures: [failure('x')] }, /offset is "x"/],
+    // What JSON cannot carry (a custom invoker's answer; Lambda's and the local worker's are JSON): described, never thrown.
+    ['a BigInt offset', { batchItemFailures: [failure(11n)] }, /offset is 11n \(a BigInt, which JSON cannot carry\), not an offset of this invocation/],
+    ['an offset with a cycle', { batchItemFailures: [failure(cyclic())] }, /offset is a value JSON cannot encode \(a cycle, or a BigInt within it\)/],
+    ['a list with a cycle as the response', (() => { const a: unknown[] = []; a.push(a); return a; })(), /the response is a value JSON cannot encode .*, not an object/],
   ])('fails the whole chunk for %s, with the reason', (_what, payload, reason) => {
     const read = readBatchResponse(payload, chunk);
     expect(read.ok).toBe(false);

@@ -41,8 +41,15 @@ function malformed(reason: string): BatchResponseReading {
   return { ok: false, reason: `malformed partial batch response: ${reason}` };
 }
 
+/** A part of the answer, short, for the reason: never throws (an invoker other than Lambda's may answer with what JSON cannot encode). */
 function describe(v: unknown): string {
   if (v === undefined) return 'missing';
-  const s = JSON.stringify(v);
+  if (typeof v === 'bigint') return `${v}n (a BigInt, which JSON cannot carry)`;
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(v);
+  } catch {
+    return 'a value JSON cannot encode (a cycle, or a BigInt within it)';
+  }
   return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
