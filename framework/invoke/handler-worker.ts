@@ -55,7 +55,7 @@ export class HandlerWorker {
       resourceLimits: { maxOldGenerationSizeMb: Math.max(64, runtime.memorySizeMb) },
     });
     this.print = handlerLines(runtime, output, () => this.pending, tap);
-    // What bypasses console (process.stdout.write, a module's output while it loads).
+    // What the module printed while it loaded (the runtime takes process.stdout and stderr over after).
     createInterface({ input: this.worker.stdout, crlfDelay: Infinity }).on('line', (line) => this.print('log', line));
     createInterface({ input: this.worker.stderr, crlfDelay: Infinity }).on('line', (line) => this.print('error', line));
 

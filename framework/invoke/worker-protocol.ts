@@ -18,7 +18,7 @@ export interface WorkerContextFields {
 /** The records travel packed (record-transfer.ts); the worker builds the event from them. */
 export type ToWorker = { type: 'invoke'; id: number; records: PackedRecords; source: EventSource; context: WorkerContextFields };
 
-/** A console call of the handler's, on the same port as its result, so it is printed before the outcome. `id`: the invocation running then. */
+/** A console call of the handler's, or a line it wrote to process.stdout or stderr, on the same port as its result, so it is printed before the outcome. `id`: the invocation running then. */
 export type WorkerLog = { type: 'log'; id?: number; level: 'log' | 'info' | 'warn' | 'error' | 'debug'; text: string };
 
 export type FromWorker =

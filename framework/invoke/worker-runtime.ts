@@ -3,11 +3,12 @@
  * Lambda-like runtime. It loads the handler once (module state survives between invocations,
  * as in a warm Lambda), builds a `context`, and returns results as JSON, as Lambda does.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { format } from 'node:util';
 import { parentPort } from 'node:worker_threads';
 import { buildEvent } from '../event/build-event.ts';
 import { unpackRecords } from './record-transfer.ts';
-import type { FromWorker, ToWorker, WorkerContextFields } from './worker-protocol.ts';
+import type { FromWorker, ToWorker, WorkerContextFields, WorkerLog } from './worker-protocol.ts';
 import type { InvokeError } from './types.ts';
 
 type Handler = (event: unknown, context: object, callback: (err?: unknown, result?: unknown) => void) => unknown;
@@ -35,14 +36,48 @@ export function serve(module: Record<string, unknown>, exportName: string, sourc
   // The handler's console goes over the port its result takes, so its lines come before the
   // outcome, each tagged with the invocation it belongs to (one runs at a time in a worker).
   let current: number | undefined;
-  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    console[level] = (...args: unknown[]) => post({ type: 'log', ...(current !== undefined ? { id: current } : {}), level, text: format(...args) });
-  }
+  const log = (level: WorkerLog['level'], text: string) => post({ type: 'log', ...(current !== undefined ? { id: current } : {}), level, text });
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) console[level] = (...args: unknown[]) => log(level, format(...args));
+  // What bypasses console takes that port too, a line at a time: through the thread's own stdout
+  // it reached the poller's thread after the result (on no invocation, or on the next one).
+  const streams = [linesOf(process.stdout, 'log', log), linesOf(process.stderr, 'error', log)];
   port.on('message', (message: ToWorker) => {
+    // A line left unended after an invocation's end (a timer of the handler's) is not the next one's.
+    for (const s of streams) s.flush();
     current = message.id;
-    void run(handler, message).then(post);
+    void run(handler, message).then((result) => {
+      // A line the invocation left unended is its own, ended with it.
+      for (const s of streams) s.flush();
+      post(result);
+    });
   });
   post({ type: 'ready' });
+}
+
+/**
+ * Replaces `stream.write` (in a worker thread, process.stdout and stderr are streams to the parent)
+ * with one that hands over whole lines; bytes of a character split across writes are kept until it
+ * is whole. What the module printed while it loaded went out the stream before this ran.
+ */
+function linesOf(stream: NodeJS.WriteStream, level: WorkerLog['level'], onLine: (level: WorkerLog['level'], text: string) => void): { flush(): void } {
+  const decoder = new StringDecoder('utf8');
+  let partial = '';
+  stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), callback?: (e?: Error | null) => void): boolean => {
+    const done = typeof encoding === 'function' ? encoding : callback;
+    const text = typeof chunk === 'string' ? (typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding).toString('utf8') : chunk) : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    const parts = (partial + text).split('\n');
+    partial = parts.pop()!;
+    for (const line of parts) onLine(level, line.endsWith('\r') ? line.slice(0, -1) : line);
+    if (done) process.nextTick(done);
+    return true;
+  }) as typeof stream.write;
+  return {
+    flush(): void {
+      partial += decoder.end();
+      if (partial !== '') onLine(level, partial);
+      partial = '';
+    },
+  };
 }
 
 async function run(handler: Handler, { id, records, source, context: fields }: ToWorker): Promise<FromWorker> {
