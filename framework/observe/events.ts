@@ -102,12 +102,32 @@ export class Instrumentation {
     return () => this.emitter.off(name, listener);
   }
 
+  /**
+   * Tells every listener, each whatever another did: a listener that throws (a bug in a view or
+   * the metrics) is reported, once per event, and never reaches the poller, where it would have
+   * failed a chunk that succeeded (its records run again) or kept the rest from being told.
+   */
   emit<K extends SluiceEventName>(name: K, payload: SluiceEvents[K]): void {
-    if (this.emitter.listenerCount(name) > 0) this.emitter.emit(name, payload);
+    if (this.emitter.listenerCount(name) === 0) return;
+    for (const listener of this.emitter.listeners(name)) {
+      try {
+        (listener as (p: SluiceEvents[K]) => void)(payload);
+      } catch (e) {
+        this.threw(name, e);
+      }
+    }
   }
 
   listening(name: SluiceEventName): boolean {
     return this.emitter.listenerCount(name) > 0;
+  }
+
+  private readonly reported = new Set<SluiceEventName>();
+
+  private threw(name: SluiceEventName, e: unknown): void {
+    if (this.reported.has(name)) return;
+    this.reported.add(name);
+    process.emitWarning(`a listener of ${name} threw (reported once; the poller went on): ${(e as Error)?.stack ?? String(e)}`, { code: 'SLUICE_LISTENER_THREW' });
   }
 }
 
