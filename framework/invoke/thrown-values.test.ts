@@ -21,9 +21,12 @@ writeFileSync(
     'export const cycle = async () => { const o: Record<string, unknown> = { order: 9 }; o.self = o; throw o; };',
     'export const callback = (_event: unknown, _context: unknown, done: (e: unknown) => void) => done(7n);',
     "export const plain = async () => { throw { code: 'E_ORDER' }; };",
+    // A revoked Proxy throws at `instanceof Error`; an Error whose message getter throws, at its read.
+    'export const revoked = async () => { const r = Proxy.revocable({}, {}); r.revoke(); throw r.proxy; };',
+    "export const getter = async () => { throw new (class extends Error { get message(): string { throw new Error('unreadable'); } })(); };",
   ].join('\n'),
 );
-const names = ['bigint', 'cycle', 'callback', 'plain'];
+const names = ['bigint', 'cycle', 'callback', 'plain', 'revoked', 'getter'];
 const logger = { error() {}, warn() {}, info() {}, debug() {}, child: () => logger, level: 'warn' } as never;
 const invoker = createLocalInvoker({
   rootDir: dir, service: 's', stage: 'dev', region: 'eu-west-1', logger, output: () => undefined, watch: false,
@@ -45,6 +48,8 @@ describe('a handler that throws a value that is not an Error', () => {
     ['cycle', '[object Object]'],
     ['callback', '7'],
     ['plain', '{"code":"E_ORDER"}'],
+    ['revoked', 'a thrown object'],
+    ['getter', '{}'],
   ])('%s: fails the invocation with its string form, the worker still up', async (name, message) => {
     await invoker.prepare();
     const result = await invoker.invoke(request(name));

@@ -124,7 +124,14 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
 }
 
 function toInvokeError(e: unknown): InvokeError {
-  if (e instanceof Error) return { kind: 'error', name: e.name, message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
+  try {
+    if (e instanceof Error) {
+      const { name, message, stack } = e;
+      return { kind: 'error', name: String(name), message: String(message), ...(typeof stack === 'string' && stack ? { stack } : {}) };
+    }
+  } catch {
+    // Not readable as an Error (a revoked Proxy throws at instanceof, an Error's getter may throw): its text below.
+  }
   return { kind: 'error', name: 'Error', message: typeof e === 'string' ? e : thrownText(e) };
 }
 
