@@ -10,6 +10,11 @@ const cyclic = () => {
   o['self'] = o;
   return o;
 };
+const revoked = () => {
+  const r = Proxy.revocable({}, {});
+  r.revoke();
+  return r.proxy;
+};
 const failure = (offset: unknown, partition: unknown = 'orders-2') => ({ itemIdentifier: { partition, offset } });
 
 describe('readBatchResponse', () => {
@@ -38,6 +43,12 @@ describe('readBatchResponse', () => {
     ['a BigInt offset', { batchItemFailures: [failure(11n)] }, /offset is 11n \(a BigInt, which JSON cannot carry\), not an offset of this invocation/],
     ['an offset with a cycle', { batchItemFailures: [failure(cyclic())] }, /offset is a value JSON cannot encode \(a cycle, or a BigInt within it\)/],
     ['a list with a cycle as the response', (() => { const a: unknown[] = []; a.push(a); return a; })(), /the response is a value JSON cannot encode .*, not an object/],
+    // Neither JSON nor String() can read it: an object without a prototype whose toJSON gives nothing.
+    ['an offset with no string form', { batchItemFailures: [failure(Object.assign(Object.create(null), { toJSON: () => undefined }))] }, /offset is a value with no string form, not an offset/],
+    // Reading the answer throws: a getter of its, a revoked Proxy as the answer or as an entry.
+    ['a batchItemFailures getter that throws', { get batchItemFailures(): unknown { throw new Error('gone'); } }, /reading it threw Error: gone/],
+    ['a revoked Proxy as the response', revoked(), /reading it threw TypeError: .*revoked/],
+    ['a revoked Proxy as an entry', { batchItemFailures: [revoked()] }, /reading it threw TypeError: .*revoked/],
   ])('fails the whole chunk for %s, with the reason', (_what, payload, reason) => {
     const read = readBatchResponse(payload, chunk);
     expect(read.ok).toBe(false);

@@ -13,6 +13,15 @@ export type BatchResponseReading =
   | { ok: false; reason: string };
 
 export function readBatchResponse(payload: unknown, chunk: readonly KafkaRecord[]): BatchResponseReading {
+  try {
+    return read(payload, chunk);
+  } catch (e) {
+    // Reading the answer threw (a getter of its, a revoked Proxy): only an invoker other than Lambda's can answer so.
+    return malformed(`reading it threw ${thrown(e)}`);
+  }
+}
+
+function read(payload: unknown, chunk: readonly KafkaRecord[]): BatchResponseReading {
   if (payload === null || payload === undefined) return { ok: true, failedFrom: undefined, failed: [] };
   if (typeof payload !== 'object' || Array.isArray(payload)) return malformed(`the response is ${describe(payload)}, not an object`);
   const failures = (payload as Record<string, unknown>).batchItemFailures;
@@ -51,5 +60,19 @@ function describe(v: unknown): string {
   } catch {
     return 'a value JSON cannot encode (a cycle, or a BigInt within it)';
   }
-  return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  if (s !== undefined) return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  try {
+    return String(v);
+  } catch {
+    return 'a value with no string form';
+  }
+}
+
+/** What reading the answer threw, as text, never throwing itself. */
+function thrown(e: unknown): string {
+  try {
+    return e instanceof Error ? `${e.name}: ${e.message}` : describe(e);
+  } catch {
+    return 'a value that cannot be read';
+  }
 }
