@@ -29,6 +29,30 @@ it('tells every listener and reports a throwing one once', () => {
   expect(String(warned.mock.calls[0]![0])).toMatch(/a listener of poller\.heartbeat threw .*a bug in a view/s);
 });
 
+it('tells every listener whatever a listener threw, a value with no string form too', () => {
+  const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const events = new Instrumentation();
+  const seen: string[] = [];
+  // String() of an object without a prototype throws; so does reading .stack of a revoked Proxy.
+  events.on('poller.heartbeat', () => {
+    throw Object.create(null);
+  });
+  events.on('poller.commit_refused', () => {
+    throw revoked.proxy;
+  });
+  events.on('poller.heartbeat', () => void seen.push('heartbeat'));
+  events.on('poller.commit_refused', () => void seen.push('commit_refused'));
+  events.emit('poller.heartbeat', { groupId: 'g', ok: true });
+  events.emit('poller.commit_refused', { functionName: 'f', topic: 't', partition: 0, offset: 1, reason: 'refused' });
+  expect(seen).toEqual(['heartbeat', 'commit_refused']);
+  expect(warned.mock.calls.map(([text]) => String(text))).toEqual([
+    'a listener of poller.heartbeat threw (reported once; the poller went on): a value with no string form',
+    'a listener of poller.commit_refused threw (reported once; the poller went on): a value with no string form',
+  ]);
+});
+
 it("a chunk that succeeded returns its result, and the watcher is told, whatever a chunk_end listener threw", async () => {
   vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
   const trigger = { functionName: 'f', topic: 't', timeoutMs: 1_000, failure: {} } as unknown as TriggerSpec;

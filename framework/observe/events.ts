@@ -127,7 +127,16 @@ export class Instrumentation {
   private threw(name: SluiceEventName, e: unknown): void {
     if (this.reported.has(name)) return;
     this.reported.add(name);
-    process.emitWarning(`a listener of ${name} threw (reported once; the poller went on): ${(e as Error)?.stack ?? String(e)}`, { code: 'SLUICE_LISTENER_THREW' });
+    process.emitWarning(`a listener of ${name} threw (reported once; the poller went on): ${thrownText(e)}`, { code: 'SLUICE_LISTENER_THREW' });
+  }
+}
+
+/** What a listener threw, as text, never throwing itself (String() of an object without a prototype does, a revoked Proxy's read too). */
+function thrownText(e: unknown): string {
+  try {
+    return String((e as Error | null | undefined)?.stack ?? e);
+  } catch {
+    return 'a value with no string form';
   }
 }
 
