@@ -26,6 +26,10 @@ writeFileSync(
     '  process.stderr.write(Buffer.from(`é${offset}\\n`).subarray(1));',
     '  process.stdout.write(`partial ${offset}`);',
     '};',
+    // A progress counter rewriting itself: 100,000 writes, no newline (each write re-split the whole line so far: minutes).
+    'export const progress = async () => {',
+    '  for (let i = 1; i <= 100_000; i++) process.stdout.write(`\\r${i} done`);',
+    '};',
   ].join('\n'),
 );
 const seen: Array<[string | undefined, string, string]> = [];
@@ -33,7 +37,10 @@ const printed: string[] = [];
 const logger = { error() {}, warn() {}, info() {}, debug() {}, child: () => logger, level: 'warn' } as never;
 const invoker = createLocalInvoker({
   rootDir: dir, service: 's', stage: 'dev', region: 'eu-west-1', logger, output: (l) => printed.push(l), watch: false,
-  functions: [{ functionName: 'writes', handler: 'functions/writes.handler', memorySizeMb: 128, timeoutMs: 5_000, environment: {} }],
+  functions: [
+    { functionName: 'writes', handler: 'functions/writes.handler', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
+    { functionName: 'progress', handler: 'functions/writes.progress', memorySizeMb: 128, timeoutMs: 25_000, environment: {} },
+  ],
   logTap: (requestId, level, text) => seen.push([requestId, level, text]),
 });
 afterAll(async () => {
@@ -41,8 +48,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const request = (offset: number, requestId: string) => ({
-  functionName: 'writes', timeoutMs: 5_000, attempt: 1, requestId, source: { kind: 'self-managed', bootstrapServers: ['127.0.0.1:9092'] },
+const request = (offset: number, requestId: string, functionName = 'writes', timeoutMs = 5_000) => ({
+  functionName, timeoutMs, attempt: 1, requestId, source: { kind: 'self-managed', bootstrapServers: ['127.0.0.1:9092'] },
   records: [{ topic: 'orders', partition: 0, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('{}'), headers: [] }],
 }) as unknown as InvokeRequest;
 
@@ -61,5 +68,17 @@ describe("a handler's writes past console", () => {
       ]);
     }
     expect(printed.slice(0, 3)).toEqual(['[writes] out 0', '[writes] err 0 é0', '[writes] partial 0']);
+  });
+
+  it("keep a line written in 100,000 pieces without a newline (a progress counter), in the invocation's time", async () => {
+    await invoker.prepare();
+    const at = seen.length;
+    const result = await invoker.invoke(request(0, 'req-progress', 'progress', 25_000));
+    expect(result.ok).toBe(true);
+    const lines = seen.slice(at);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]![0]).toBe('req-progress');
+    expect(lines[0]![2].split('\r').slice(1, 3)).toEqual(['1 done', '2 done']);
+    expect(lines[0]![2].endsWith('\r100000 done')).toBe(true);
   });
 });

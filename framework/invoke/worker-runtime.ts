@@ -7,6 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { format } from 'node:util';
 import { parentPort } from 'node:worker_threads';
 import { buildEvent } from '../event/build-event.ts';
+import { OutputLines } from './output-lines.ts';
 import { unpackRecords } from './record-transfer.ts';
 import type { FromWorker, ToWorker, WorkerContextFields, WorkerLog } from './worker-protocol.ts';
 import type { InvokeError } from './types.ts';
@@ -61,21 +62,17 @@ export function serve(module: Record<string, unknown>, exportName: string, sourc
  */
 function linesOf(stream: NodeJS.WriteStream, level: WorkerLog['level'], onLine: (level: WorkerLog['level'], text: string) => void): { flush(): void } {
   const decoder = new StringDecoder('utf8');
-  let partial = '';
+  const lines = new OutputLines((line) => onLine(level, line));
   stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), callback?: (e?: Error | null) => void): boolean => {
     const done = typeof encoding === 'function' ? encoding : callback;
-    const text = typeof chunk === 'string' ? (typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding).toString('utf8') : chunk) : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    const parts = (partial + text).split('\n');
-    partial = parts.pop()!;
-    for (const line of parts) onLine(level, line.endsWith('\r') ? line.slice(0, -1) : line);
+    lines.write(typeof chunk === 'string' ? (typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding).toString('utf8') : chunk) : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
     if (done) process.nextTick(done);
     return true;
   }) as typeof stream.write;
   return {
     flush(): void {
-      partial += decoder.end();
-      if (partial !== '') onLine(level, partial);
-      partial = '';
+      lines.write(decoder.end());
+      lines.end();
     },
   };
 }
