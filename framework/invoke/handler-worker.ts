@@ -7,7 +7,8 @@
 import { Worker } from 'node:worker_threads';
 import { createInterface } from 'node:readline';
 import { SluiceError } from '../errors.ts';
-import type { FromWorker, ToWorker, WorkerLog } from './worker-protocol.ts';
+import type { FromWorker, ToWorker, WorkerLog, WorkerWrite } from './worker-protocol.ts';
+import { OutputLines } from './output-lines.ts';
 import { packRecords } from './record-transfer.ts';
 import type { HandlerLogTap, InvokeError, InvokeRequest, InvokeResult } from './types.ts';
 import { printableJson, printableKeepingColour } from '../observe/printable.ts';
@@ -40,6 +41,8 @@ export class HandlerWorker {
   private readonly worker: Worker;
   private pending: Pending | undefined;
   private readonly print: (level: WorkerLog['level'], text: string, id?: number) => void;
+  /** What the handler wrote to process.stdout and stderr, cut into lines here (worker-protocol.ts, WorkerWrite). */
+  private readonly written: Record<WorkerWrite['stream'], WrittenLines>;
   private loaded = false;
   private dead = false;
 
@@ -55,6 +58,7 @@ export class HandlerWorker {
       resourceLimits: { maxOldGenerationSizeMb: Math.max(64, runtime.memorySizeMb) },
     });
     this.print = handlerLines(runtime, output, () => this.pending, tap);
+    this.written = { stdout: writtenLines('log', this.print), stderr: writtenLines('error', this.print) };
     // What the module printed while it loaded (the runtime takes process.stdout and stderr over after).
     createInterface({ input: this.worker.stdout, crlfDelay: Infinity }).on('line', (line) => this.print('log', line));
     createInterface({ input: this.worker.stderr, crlfDelay: Infinity }).on('line', (line) => this.print('error', line));
@@ -70,16 +74,24 @@ export class HandlerWorker {
           reject(new SluiceError('HANDLER_NOT_FOUND', `functions.${runtime.functionName}.handler: ${m.message}`));
           this.fail({ kind: 'error', name: 'Runtime.ImportModuleError', message: m.message });
         } else if (m.type === 'log') this.print(m.level, m.text, m.id);
-        else if (m.type === 'result') this.settle(m.id, m.ok ? { ok: true, payload: m.payload } : { ok: false, error: m.error });
+        else if (m.type === 'write') this.written[m.stream].write(m.text, m.id);
+        else if (m.type === 'result') {
+          // A line the invocation left unended is its own, ended with it.
+          this.endLines();
+          this.settle(m.id, m.ok ? { ok: true, payload: m.payload } : { ok: false, error: m.error });
+        }
       };
       this.worker.on('message', onMessage);
       this.worker.on('error', (e) => {
         this.dead = true;
+        this.endLines();
         if (!this.loaded) reject(new SluiceError('WORKER_CRASHED', `Function "${runtime.functionName}" failed to load: ${e.message}${whereThrown(e)}`, { cause: e }));
         this.fail({ kind: this.loaded ? 'crash' : 'error', name: this.loaded ? e.name : 'Runtime.ImportModuleError', message: this.loaded ? `Runtime exited: ${e.message}` : e.message });
       });
       this.worker.on('exit', (code) => {
         this.dead = true;
+        // What the worker wrote last, unended: its messages are all in by now.
+        this.endLines();
         reject(new SluiceError('WORKER_CRASHED', `Function "${runtime.functionName}" exited with code ${code} while loading.`));
         this.fail({ kind: 'crash', name: 'Error', message: `Runtime exited: worker exited with code ${code}` });
         onExit(this);
@@ -103,6 +115,7 @@ export class HandlerWorker {
       const timer = setTimeout(() => {
         // Lambda's own words; the worker is stopped even if it busy-loops.
         const loading = this.loaded ? '' : ' (the handler module had not finished loading: its top-level code counts against the timeout)';
+        this.endLines();
         this.settle(id, { ok: false, error: { kind: 'timeout', name: 'TimeoutError', message: `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds${loading}` } });
         this.dead = true;
         void this.worker.terminate();
@@ -146,6 +159,11 @@ export class HandlerWorker {
     p.resolve(outcome.ok ? { ok: true, payload: outcome.payload, ...base } : { ok: false, error: outcome.error, ...base });
   }
 
+  private endLines(): void {
+    this.written.stdout.end();
+    this.written.stderr.end();
+  }
+
   private fail(error: InvokeError): void {
     if (this.pending) this.settle(this.pending.id, { ok: false, error });
   }
@@ -173,6 +191,29 @@ function handlerLines(
     const p = pending();
     const requestId = p && (id === undefined || id === p.id) ? p.requestId : undefined;
     output(printableJson(JSON.stringify({ time: new Date().toISOString(), level: level === 'log' ? 'info' : level, function: runtime.functionName, ...(requestId ? { requestId } : {}), message: text })));
+  };
+}
+
+interface WrittenLines {
+  write(text: string, id: number | undefined): void;
+  end(): void;
+}
+
+/**
+ * One stream's writes as lines, each printed with the invocation that wrote it: the rest of a line
+ * waits for its end, for a write of another invocation's, or for end() (the invocation's result,
+ * its timeout, the worker's exit).
+ */
+function writtenLines(level: WorkerLog['level'], print: (level: WorkerLog['level'], text: string, id?: number) => void): WrittenLines {
+  let restOf: number | undefined;
+  const lines = new OutputLines((line) => print(level, line, restOf));
+  return {
+    write(text, id) {
+      if (id !== restOf) lines.end();
+      restOf = id;
+      lines.write(text);
+    },
+    end: () => lines.end(),
   };
 }
 

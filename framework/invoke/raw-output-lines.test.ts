@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLocalInvoker } from './local.ts';
 import type { InvokeRequest } from './types.ts';
 
@@ -30,6 +30,9 @@ writeFileSync(
     'export const progress = async () => {',
     '  for (let i = 1; i <= 100_000; i++) process.stdout.write(`\\r${i} done`);',
     '};',
+    // The last words of a handler that never answers, or whose timer throws: no newline, then no end of its own.
+    "export const hangs = async () => { process.stdout.write('connecting to the database... '); await new Promise(() => {}); };",
+    "export const crashes = async () => { process.stderr.write('retrying in 1 s... '); await new Promise(() => setTimeout(() => { throw new Error('boom'); }, 10)); };",
   ].join('\n'),
 );
 const seen: Array<[string | undefined, string, string]> = [];
@@ -40,6 +43,8 @@ const invoker = createLocalInvoker({
   functions: [
     { functionName: 'writes', handler: 'functions/writes.handler', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
     { functionName: 'progress', handler: 'functions/writes.progress', memorySizeMb: 128, timeoutMs: 25_000, environment: {} },
+    { functionName: 'hangs', handler: 'functions/writes.hangs', memorySizeMb: 128, timeoutMs: 1_000, environment: {} },
+    { functionName: 'crashes', handler: 'functions/writes.crashes', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
   ],
   logTap: (requestId, level, text) => seen.push([requestId, level, text]),
 });
@@ -80,5 +85,16 @@ describe("a handler's writes past console", () => {
     expect(lines[0]![0]).toBe('req-progress');
     expect(lines[0]![2].split('\r').slice(1, 3)).toEqual(['1 done', '2 done']);
     expect(lines[0]![2].endsWith('\r100000 done')).toBe(true);
+  });
+
+  it('of a handler that times out or whose worker dies keep their unended last line (the worker can end it no more)', async () => {
+    await invoker.prepare();
+    const hung = await invoker.invoke(request(0, 'req-hangs', 'hangs', 1_000));
+    expect(hung).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+    expect(seen).toContainEqual(['req-hangs', 'info', 'connecting to the database... ']);
+    expect(printed).toContain('[hangs] connecting to the database... ');
+    const crashed = await invoker.invoke(request(0, 'req-crashes', 'crashes'));
+    expect(crashed).toMatchObject({ ok: false, error: { kind: 'crash', message: 'Runtime exited: boom' } });
+    await vi.waitFor(() => expect(printed).toContain('[crashes] retrying in 1 s... '));
   });
 });

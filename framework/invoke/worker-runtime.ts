@@ -7,9 +7,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { format } from 'node:util';
 import { parentPort } from 'node:worker_threads';
 import { buildEvent } from '../event/build-event.ts';
-import { OutputLines } from './output-lines.ts';
 import { unpackRecords } from './record-transfer.ts';
-import type { FromWorker, ToWorker, WorkerContextFields, WorkerLog } from './worker-protocol.ts';
+import type { FromWorker, ToWorker, WorkerContextFields, WorkerLog, WorkerWrite } from './worker-protocol.ts';
 import type { InvokeError } from './types.ts';
 
 type Handler = (event: unknown, context: object, callback: (err?: unknown, result?: unknown) => void) => unknown;
@@ -39,16 +38,17 @@ export function serve(module: Record<string, unknown>, exportName: string, sourc
   let current: number | undefined;
   const log = (level: WorkerLog['level'], text: string) => post({ type: 'log', ...(current !== undefined ? { id: current } : {}), level, text });
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) console[level] = (...args: unknown[]) => log(level, format(...args));
-  // What bypasses console takes that port too, a line at a time: through the thread's own stdout
+  // What bypasses console takes that port too, as it is written: through the thread's own stdout
   // it reached the poller's thread after the result (on no invocation, or on the next one).
-  const streams = [linesOf(process.stdout, 'log', log), linesOf(process.stderr, 'error', log)];
+  const write = (stream: WorkerWrite['stream'], text: string) => post({ type: 'write', ...(current !== undefined ? { id: current } : {}), stream, text });
+  const streams = [writesOf(process.stdout, 'stdout', write), writesOf(process.stderr, 'stderr', write)];
   port.on('message', (message: ToWorker) => {
-    // A line left unended after an invocation's end (a timer of the handler's) is not the next one's.
-    for (const s of streams) s.flush();
+    // Bytes of a character a timer of the handler's left unended after an invocation's end are not the next one's.
+    for (const s of streams) s.end();
     current = message.id;
     void run(handler, message).then((result) => {
-      // A line the invocation left unended is its own, ended with it.
-      for (const s of streams) s.flush();
+      // The poller's thread ends a line the invocation left unended when its result comes.
+      for (const s of streams) s.end();
       post(result);
     });
   });
@@ -57,22 +57,23 @@ export function serve(module: Record<string, unknown>, exportName: string, sourc
 
 /**
  * Replaces `stream.write` (in a worker thread, process.stdout and stderr are streams to the parent)
- * with one that hands over whole lines; bytes of a character split across writes are kept until it
- * is whole. What the module printed while it loaded went out the stream before this ran.
+ * with one that hands what is written over at once, as text; bytes of a character split across
+ * writes are kept until it is whole (or end()). What the module printed while it loaded went out
+ * the stream before this ran.
  */
-function linesOf(stream: NodeJS.WriteStream, level: WorkerLog['level'], onLine: (level: WorkerLog['level'], text: string) => void): { flush(): void } {
+function writesOf(stream: NodeJS.WriteStream, name: WorkerWrite['stream'], onText: (stream: WorkerWrite['stream'], text: string) => void): { end(): void } {
   const decoder = new StringDecoder('utf8');
-  const lines = new OutputLines((line) => onLine(level, line));
   stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), callback?: (e?: Error | null) => void): boolean => {
     const done = typeof encoding === 'function' ? encoding : callback;
-    lines.write(typeof chunk === 'string' ? (typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding).toString('utf8') : chunk) : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+    const text = typeof chunk === 'string' ? (typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding).toString('utf8') : chunk) : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if (text !== '') onText(name, text);
     if (done) process.nextTick(done);
     return true;
   }) as typeof stream.write;
   return {
-    flush(): void {
-      lines.write(decoder.end());
-      lines.end();
+    end(): void {
+      const text = decoder.end();
+      if (text !== '') onText(name, text);
     },
   };
 }
