@@ -35,6 +35,17 @@ writeFileSync(
     "export const crashes = async () => { process.stderr.write('retrying in 1 s... '); await new Promise(() => setTimeout(() => { throw new Error('boom'); }, 10)); };",
   ].join('\n'),
 );
+// A module that puts a process.stdout.write of its own in place as it loads (a capture, a prefix), and silences stderr.
+writeFileSync(
+  join(dir, 'functions', 'captures.ts'),
+  [
+    'const captured: string[] = [];',
+    'const original = process.stdout.write.bind(process.stdout);',
+    'process.stdout.write = ((chunk: string, ...rest: never[]) => (captured.push(String(chunk)), original(`[captured] ${chunk}` as never, ...rest))) as typeof process.stdout.write;',
+    'process.stderr.write = (() => true) as typeof process.stderr.write;',
+    "export const handler = async () => { process.stdout.write('hello\\n'); process.stderr.write('noise\\n'); return captured; };",
+  ].join('\n'),
+);
 const seen: Array<[string | undefined, string, string]> = [];
 const printed: string[] = [];
 const logger = { error() {}, warn() {}, info() {}, debug() {}, child: () => logger, level: 'warn' } as never;
@@ -45,6 +56,7 @@ const invoker = createLocalInvoker({
     { functionName: 'progress', handler: 'functions/writes.progress', memorySizeMb: 128, timeoutMs: 25_000, environment: {} },
     { functionName: 'hangs', handler: 'functions/writes.hangs', memorySizeMb: 128, timeoutMs: 1_000, environment: {} },
     { functionName: 'crashes', handler: 'functions/writes.crashes', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
+    { functionName: 'captures', handler: 'functions/captures.handler', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
   ],
   logTap: (requestId, level, text) => seen.push([requestId, level, text]),
 });
@@ -96,5 +108,13 @@ describe("a handler's writes past console", () => {
     const crashed = await invoker.invoke(request(0, 'req-crashes', 'crashes'));
     expect(crashed).toMatchObject({ ok: false, error: { kind: 'crash', message: 'Runtime exited: boom' } });
     await vi.waitFor(() => expect(printed).toContain('[crashes] retrying in 1 s... '));
+  });
+
+  it("go through a process.stdout.write the handler's module put in place, which stays (and a silenced stream stays silent)", async () => {
+    await invoker.prepare();
+    const at = seen.length;
+    const result = await invoker.invoke(request(0, 'req-captures', 'captures'));
+    expect(result).toMatchObject({ ok: true, payload: ['hello\n'] });
+    expect(seen.slice(at)).toEqual([['req-captures', 'info', '[captured] hello']]);
   });
 });

@@ -56,20 +56,32 @@ export function serve(module: Record<string, unknown>, exportName: string, sourc
 }
 
 /**
- * Replaces `stream.write` (in a worker thread, process.stdout and stderr are streams to the parent)
- * with one that hands what is written over at once, as text; bytes of a character split across
- * writes are kept until it is whole (or end()). What the module printed while it loaded went out
- * the stream before this ran.
+ * Takes over what is written to `stream` (in a worker thread, process.stdout and stderr are streams
+ * to the parent) and hands it over at once, as text; bytes of a character split across writes are
+ * kept until it is whole (or end()). Two places: `write` itself, unless the handler's module put a
+ * write of its own there as it loaded (a capture, a prefix, a silencer: it stays, and what it passes
+ * on to the stream's own write comes here), and underneath the stream's own write, its `_writev`,
+ * which that and end(chunk) reach. What the module printed while it loaded went out the stream
+ * before this ran.
  */
 function writesOf(stream: NodeJS.WriteStream, name: WorkerWrite['stream'], onText: (stream: WorkerWrite['stream'], text: string) => void): { end(): void } {
   const decoder = new StringDecoder('utf8');
-  stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), callback?: (e?: Error | null) => void): boolean => {
-    const done = typeof encoding === 'function' ? encoding : callback;
-    const text = typeof chunk === 'string' ? (typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding).toString('utf8') : chunk) : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  const take = (chunk: string | Uint8Array, encoding: string | undefined) => {
+    const text = typeof chunk === 'string' ? (encoding && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding as BufferEncoding).toString('utf8') : chunk) : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     if (text !== '') onText(name, text);
-    if (done) process.nextTick(done);
-    return true;
-  }) as typeof stream.write;
+  };
+  (stream as unknown as { _writev: (chunks: Array<{ chunk: string | Uint8Array; encoding: string }>, cb: () => void) => void })._writev = (chunks, cb) => {
+    for (const { chunk, encoding } of chunks) take(chunk, encoding);
+    cb();
+  };
+  if (!Object.hasOwn(stream, 'write')) {
+    stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), callback?: (e?: Error | null) => void): boolean => {
+      take(chunk, typeof encoding === 'string' ? encoding : undefined);
+      const done = typeof encoding === 'function' ? encoding : callback;
+      if (done) process.nextTick(done);
+      return true;
+    }) as typeof stream.write;
+  }
   return {
     end(): void {
       const text = decoder.end();
