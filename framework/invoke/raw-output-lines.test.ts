@@ -30,6 +30,8 @@ writeFileSync(
     'export const progress = async () => {',
     '  for (let i = 1; i <= 100_000; i++) process.stdout.write(`\\r${i} done`);',
     '};',
+    // A character written in two halves as hex, one as base64; bytes of a character cut by a string, as a byte stream reads them.
+    "export const encodings = async () => { process.stdout.write('c3', 'hex'); process.stdout.write('a90a', 'hex'); process.stdout.write('w6k=', 'base64'); process.stdout.write('\\n'); process.stdout.write(Buffer.from([0xc3])); process.stdout.write('x\\n'); process.stdout.write(Buffer.from([0xa9, 0x0a])); };",
     // The last words of a handler that never answers, or whose timer throws: no newline, then no end of its own.
     "export const hangs = async () => { process.stdout.write('connecting to the database... '); await new Promise(() => {}); };",
     "export const crashes = async () => { process.stderr.write('retrying in 1 s... '); await new Promise(() => setTimeout(() => { throw new Error('boom'); }, 10)); };",
@@ -57,6 +59,7 @@ const invoker = createLocalInvoker({
     { functionName: 'hangs', handler: 'functions/writes.hangs', memorySizeMb: 128, timeoutMs: 1_000, environment: {} },
     { functionName: 'crashes', handler: 'functions/writes.crashes', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
     { functionName: 'captures', handler: 'functions/captures.handler', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
+    { functionName: 'encodings', handler: 'functions/writes.encodings', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
   ],
   logTap: (requestId, level, text) => seen.push([requestId, level, text]),
 });
@@ -116,5 +119,12 @@ describe("a handler's writes past console", () => {
     const result = await invoker.invoke(request(0, 'req-captures', 'captures'));
     expect(result).toMatchObject({ ok: true, payload: ['hello\n'] });
     expect(seen.slice(at)).toEqual([['req-captures', 'info', '[captured] hello']]);
+  });
+
+  it('are the text of the bytes written, whatever encoding each write named and however a character was cut', async () => {
+    await invoker.prepare();
+    const at = seen.length;
+    expect(await invoker.invoke(request(0, 'req-encodings', 'encodings'))).toMatchObject({ ok: true });
+    expect(seen.slice(at).map(([, , text]) => text)).toEqual(['é', 'é', '\ufffdx', '\ufffd']);
   });
 });

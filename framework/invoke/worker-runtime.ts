@@ -67,7 +67,12 @@ export function serve(module: Record<string, unknown>, exportName: string, sourc
 function writesOf(stream: NodeJS.WriteStream, name: WorkerWrite['stream'], onText: (stream: WorkerWrite['stream'], text: string) => void): { end(): void } {
   const decoder = new StringDecoder('utf8');
   const take = (chunk: string | Uint8Array, encoding: string | undefined) => {
-    const text = typeof chunk === 'string' ? (encoding && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding as BufferEncoding).toString('utf8') : chunk) : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    // As the bytes written read as UTF-8: a string in another encoding is its bytes (a character may
+    // be cut between two hex writes), and bytes of a character a string cuts short are not one.
+    const text =
+      typeof chunk !== 'string' ? decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+      : !encoding || encoding === 'utf8' || encoding === 'utf-8' ? decoder.end() + chunk
+      : decoder.write(Buffer.from(chunk, encoding as BufferEncoding));
     if (text !== '') onText(name, text);
   };
   (stream as unknown as { _writev: (chunks: Array<{ chunk: string | Uint8Array; encoding: string }>, cb: () => void) => void })._writev = (chunks, cb) => {
