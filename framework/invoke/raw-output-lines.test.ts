@@ -32,6 +32,8 @@ writeFileSync(
     '};',
     // A character written in two halves as hex, one as base64; bytes of a character cut by a string, as a byte stream reads them.
     "export const encodings = async () => { process.stdout.write('c3', 'hex'); process.stdout.write('a90a', 'hex'); process.stdout.write('w6k=', 'base64'); process.stdout.write('\\n'); process.stdout.write(Buffer.from([0xc3])); process.stdout.write('x\\n'); process.stdout.write(Buffer.from([0xa9, 0x0a])); };",
+    // A write's callback, told of no error as a stream tells it: null (the first argument, given).
+    "export const callback = () => new Promise((resolve) => process.stdout.write('x\\n', (...args: unknown[]) => resolve({ count: args.length, error: args[0] === null ? 'null' : typeof args[0] })));",
     // The last words of a handler that never answers, or whose timer throws: no newline, then no end of its own.
     "export const hangs = async () => { process.stdout.write('connecting to the database... '); await new Promise(() => {}); };",
     "export const crashes = async () => { process.stderr.write('retrying in 1 s... '); await new Promise(() => setTimeout(() => { throw new Error('boom'); }, 10)); };",
@@ -60,6 +62,7 @@ const invoker = createLocalInvoker({
     { functionName: 'crashes', handler: 'functions/writes.crashes', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
     { functionName: 'captures', handler: 'functions/captures.handler', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
     { functionName: 'encodings', handler: 'functions/writes.encodings', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
+    { functionName: 'callback', handler: 'functions/writes.callback', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
   ],
   logTap: (requestId, level, text) => seen.push([requestId, level, text]),
 });
@@ -126,5 +129,10 @@ describe("a handler's writes past console", () => {
     const at = seen.length;
     expect(await invoker.invoke(request(0, 'req-encodings', 'encodings'))).toMatchObject({ ok: true });
     expect(seen.slice(at).map(([, , text]) => text)).toEqual(['é', 'é', '\ufffdx', '\ufffd']);
+  });
+
+  it("call a write's callback as a stream does, with null for its error", async () => {
+    await invoker.prepare();
+    expect(await invoker.invoke(request(0, 'req-callback', 'callback'))).toMatchObject({ ok: true, payload: { count: 1, error: 'null' } });
   });
 });

@@ -83,7 +83,7 @@ function writesOf(stream: NodeJS.WriteStream, name: WorkerWrite['stream'], onTex
     stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), callback?: (e?: Error | null) => void): boolean => {
       take(chunk, typeof encoding === 'string' ? encoding : undefined);
       const done = typeof encoding === 'function' ? encoding : callback;
-      if (done) process.nextTick(done);
+      if (done) process.nextTick(done, null);
       return true;
     }) as typeof stream.write;
   }
