@@ -98,7 +98,7 @@ function writesOf(stream: NodeJS.WriteStream, name: WorkerWrite['stream'], onTex
 async function run(handler: Handler, { id, records, source, context: fields }: ToWorker): Promise<FromWorker> {
   try {
     const event = buildEvent(unpackRecords(records), source);
-    const result = await call(handler, event, makeContext(fields));
+    const result = await call(handler, event, fields);
     // Lambda returns the JSON serialization of what the handler returned (undefined -> null).
     const payload = result === undefined ? null : JSON.parse(JSON.stringify(result));
     return { type: 'result', id, ok: true, payload };
@@ -107,17 +107,24 @@ async function run(handler: Handler, { id, records, source, context: fields }: T
   }
 }
 
-function call(handler: Handler, event: unknown, context: object): Promise<unknown> {
+/**
+ * Runs the handler as Lambda's Node runtime does: its promise, or its callback, or the context's
+ * done/succeed/fail answer, the first of them that comes. An error is anything but null or
+ * undefined (callback(0) and callback('') fail the invocation, as on Lambda); fail() with nothing
+ * fails it as "handled".
+ */
+function call(handler: Handler, event: unknown, fields: WorkerContextFields): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const callback = (err?: unknown, result?: unknown) => (err ? reject(err) : resolve(result));
-    const returned = handler(event, context, callback);
+    const done = (err?: unknown, result?: unknown) => (err !== undefined && err !== null ? reject(err) : resolve(result));
+    const context = makeContext(fields, { done, succeed: (result?: unknown) => done(null, result), fail: (err?: unknown) => done(err ?? 'handled') });
+    const returned = handler(event, context, done);
     // A handler with 3 parameters that returns no promise answers through the callback.
     if (handler.length >= 3 && !isThenable(returned)) return;
     Promise.resolve(returned).then(resolve, reject);
   });
 }
 
-function makeContext(f: WorkerContextFields) {
+function makeContext(f: WorkerContextFields, answer: { done(err?: unknown, result?: unknown): void; succeed(result?: unknown): void; fail(err?: unknown): void }) {
   return {
     functionName: f.functionName,
     functionVersion: f.functionVersion,
@@ -128,9 +135,7 @@ function makeContext(f: WorkerContextFields) {
     logStreamName: f.logStreamName,
     callbackWaitsForEmptyEventLoop: true,
     getRemainingTimeInMillis: () => Math.max(0, f.deadlineMs - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
+    ...answer,
   };
 }
 
