@@ -41,9 +41,9 @@
 //    only a compacted batch's records before it moves to that batch's last offset, not one offset on.
 //
 // 6. A producer's send groups its messages by partition in linear time. kafkajs copied the
-//    partition's list once per message (\`[...current, message]\`): a send of 20,000 records spent
+//    partition's list once per message (`[...current, message]`): a send of 20,000 records spent
 //    3 s on the caller's thread, 40,000 took 15 s, 120,000 over two minutes (a kafka://
-//    destination's failed chunk and \`sluice redrive\` send through it; the poller's heartbeats
+//    destination's failed chunk and `sluice redrive` send through it; the poller's heartbeats
 //    wait on that thread).
 //
 // It works on the kafkajs that this file resolves (this repository's, or the one beside an
