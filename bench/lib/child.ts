@@ -27,6 +27,8 @@ export class PollerChild {
   /** Invocations that succeeded so far (its last progress report). */
   chunks = 0;
   memory = { heapUsed: 0, external: 0, arrayBuffers: 0 };
+  /** With `console`: where its page is served (known once ready). */
+  consoleUrl: string | undefined;
   readonly ready: Promise<void>;
   private readonly child: ChildProcess;
   private readonly exited: Promise<number | null>;
@@ -47,7 +49,10 @@ export class PollerChild {
       }));
     this.ready = new Promise<void>((resolve, reject) => {
       this.child.on('message', (m: FromPoller) => {
-        if (m.type === 'ready') resolve();
+        if (m.type === 'ready') {
+          this.consoleUrl = m.consoleUrl;
+          resolve();
+        }
         else if (m.type === 'join') this.joins.push({ at: m.at, memberId: m.memberId, assignment: m.assignment });
         else if (m.type === 'rebalance') this.rebalances.push(m.at);
         else if (m.type === 'invocation') this.invocations.push({ partition: m.partition, first: m.first, last: m.last, start: m.start, end: m.end, ok: m.ok });

@@ -29,7 +29,8 @@ export interface InvocationSpan {
 }
 
 export type FromPoller =
-  | { type: 'ready'; at: number }
+  /** `consoleUrl`: with `console`, where its page is served. */
+  | { type: 'ready'; at: number; consoleUrl?: string }
   | { type: 'join'; at: number; memberId: string; assignment: Record<string, number[]> }
   | { type: 'rebalance'; at: number }
   | { type: 'progress'; at: number; records: number; chunks: number; heapUsed: number; external: number; arrayBuffers: number }
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
   });
   // The bench went away without stopping us: leave the group rather than linger.
   process.on('disconnect', () => void sluice.stop().finally(() => process.exit(0)));
-  send({ type: 'ready', at: Date.now() });
+  send({ type: 'ready', at: Date.now(), ...(sluice.consoleUrl ? { consoleUrl: sluice.consoleUrl } : {}) });
 }
 
 main().catch((e: unknown) => {

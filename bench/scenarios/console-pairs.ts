@@ -1,13 +1,17 @@
 /**
- * The console's cost with no page open, measured side by side: two poller processes drain the same
- * backlog at the same time, each in its own group, one with the health server alone (the baseline),
- * one with the console on, and both are read at the same instants (records done, CPU of the whole
- * process). Taken one after the other, the same pass ran anywhere from 6.2 to 8.7 ms of CPU per
- * 1,000 records within one run (this machine's drift, 2026-12-06), far more than a 2% cost; side by
- * side the drift falls on both pollers of a pair alike. Pairs of the baseline beside itself,
- * alternating with the measured pairs, show what the instrument cannot tell apart: a cost inside
- * their spread is not measurable.
+ * The console's cost, measured side by side: two poller processes drain the same backlog at the
+ * same time, each in its own group, one with the health server alone (the baseline), one with the
+ * console on, and both are read at the same instants (records done, CPU of the whole process).
+ * Taken one after the other, the same pass ran anywhere from 6.2 to 8.7 ms of CPU per 1,000 records
+ * within one run (this machine's drift, 2026-12-06), far more than a 2% cost; side by side the drift
+ * falls on both pollers of a pair alike. Three kinds of pair alternate: the baseline beside the
+ * console with no page open, beside the console with its page open in Chromium on live
+ * invocations (given a browser), and beside itself, which shows what the instrument cannot tell
+ * apart: a cost inside its spread is not measurable. Chromium's CPU counts on both pollers of a
+ * page pair alike (the machine's cores are shared); its own CPU per 1,000 records is read too.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { PollerChild } from '../lib/child.ts';
 import { uniqueName } from '../lib/kafka.ts';
 import { median, medianDifference, round, waitUntil } from '../lib/stats.ts';
@@ -32,25 +36,39 @@ export interface PairReading {
 export interface SideBySide {
   /** The baseline beside the console (no page). */
   measured: PairReading[];
+  /** The baseline beside the console with its page open (none without a browser). */
+  page: PageReading[];
   /** The baseline beside itself. */
   same: PairReading[];
 }
 
-export async function sideBySide(ctx: BenchContext, topic: string, records: number, batchSize: number, pairs: number): Promise<SideBySide> {
-  const result: SideBySide = { measured: [], same: [] };
-  for (let i = 0; i < pairs * 2; i++) {
-    const measured = i % 2 === 0;
-    let reading: PairReading | undefined;
+export interface PageReading extends PairReading {
+  /** Chromium's CPU (all its processes) per 1,000 records of the console's poller, over the window. */
+  browserPer1000: number;
+}
+
+type Kind = 'same' | 'console' | 'page';
+const LABEL: Record<Kind, string> = { same: 'baseline | baseline', console: 'baseline | console (no page)', page: 'baseline | console (page open)' };
+
+/** `pairs` of each kind, the kinds taking turns; with `browser`, page pairs too. */
+export async function sideBySide(ctx: BenchContext, topic: string, records: number, batchSize: number, pairs: number, browser?: Browser): Promise<SideBySide> {
+  const result: SideBySide = { measured: [], page: [], same: [] };
+  const kinds: Kind[] = browser ? ['console', 'same', 'page'] : ['console', 'same'];
+  for (let i = 0; i < pairs * kinds.length; i++) {
+    const kind = kinds[i % kinds.length]!;
+    let reading: PairReading | PageReading | undefined;
     // A pair whose pollers did not drain side by side (one group joined late) is run again.
     for (let attempt = 1; !reading; attempt++) {
-      reading = await pair(ctx, topic, records, batchSize, measured, i);
+      reading = await pair(ctx, topic, records, batchSize, kind, Math.floor(i / kinds.length), browser);
       if (!reading && attempt === 3) throw new Error(`bench: three pairs in a row did not drain side by side (each poller must do ${Math.round(MIN_SHARE * 100)}% of the backlog while the other runs): make the backlog larger`);
       if (!reading) ctx.log(`batchSize ${batchSize} side by side: the two pollers did not drain together (a late join); the pair runs again`);
     }
-    (measured ? result.measured : result.same).push(reading);
+    if (kind === 'page') result.page.push(reading as PageReading);
+    else (kind === 'console' ? result.measured : result.same).push(reading);
+    const browserCpu = 'browserPer1000' in reading ? `; Chromium ${reading.browserPer1000.toFixed(2)} ms per 1,000` : '';
     ctx.log(
-      `batchSize ${batchSize} side by side, ${measured ? 'baseline | console (no page)' : 'baseline | baseline'} pair ${Math.floor(i / 2) + 1}: ` +
-        `throughput ${pct(-reading.throughputCost)}, CPU per record ${pct(reading.cpuCost)} (${reading.cpuPer1000.map((c) => `${c.toFixed(2)} ms`).join(' | ')} per 1,000, of which GC ${reading.gcPer1000.map((c) => `${c.toFixed(2)} ms`).join(' | ')})`,
+      `batchSize ${batchSize} side by side, ${LABEL[kind]} pair ${Math.floor(i / kinds.length) + 1}: ` +
+        `throughput ${pct(-reading.throughputCost)}, CPU per record ${pct(reading.cpuCost)} (${reading.cpuPer1000.map((c) => `${c.toFixed(2)} ms`).join(' | ')} per 1,000, of which GC ${reading.gcPer1000.map((c) => `${c.toFixed(2)} ms`).join(' | ')}${browserCpu})`,
     );
   }
   return result;
@@ -70,8 +88,8 @@ export interface PairsSummary {
   beyondNoise: { throughput: ReturnType<typeof medianDifference>; cpu: ReturnType<typeof medianDifference> };
 }
 
-/** The pairs' medians, the baseline-beside-itself spread, and the cost past it. */
-export function summarizePairs(s: SideBySide): PairsSummary {
+/** The pairs' medians, the baseline-beside-itself spread, and the cost past it (`measured`: the no-page pairs, or the page pairs). */
+export function summarizePairs(s: Pick<SideBySide, 'measured' | 'same'>): PairsSummary {
   const widest = (xs: number[]) => Math.max(...xs.map(Math.abs));
   const of = (pairs: PairReading[], k: 'throughputCost' | 'cpuCost') => pairs.map((r) => r[k]);
   return {
@@ -83,32 +101,61 @@ export function summarizePairs(s: SideBySide): PairsSummary {
 }
 
 /** One pair's reading; undefined if its pollers did not drain side by side (too little of the backlog inside the window). */
-async function pair(ctx: BenchContext, topic: string, records: number, batchSize: number, measured: boolean, n: number): Promise<PairReading | undefined> {
+async function pair(ctx: BenchContext, topic: string, records: number, batchSize: number, kind: Kind, nth: number, browser?: Browser): Promise<PairReading | PageReading | undefined> {
   const poller = (withConsole: boolean) =>
     new PollerChild({
       name: 'bench-console', brokers: ctx.brokers, topic, groupId: uniqueName(`console-pair-${withConsole ? 'console' : 'baseline'}`), batchSize, maximumBatchingWindowMs: 0, concurrency: 4,
       env: batchSize === 100 ? { BENCH_LOG: '1' } : {}, discardOutput: true, ...(withConsole ? { console: true } : { http: true }),
     });
-  // Which of the two is forked first alternates: a head start is no side's. `first` is the baseline.
-  const early = n % 4 >= 2 ? poller(measured) : undefined;
+  const measured = kind !== 'same';
+  // Which of the two is forked first alternates from one pair of a kind to its next: a head start is no side's. `first` is the baseline.
+  const early = nth % 2 === 1 ? poller(measured) : undefined;
   const first = poller(false);
   const second = early ?? poller(measured);
+  let page: Page | undefined;
   try {
     await Promise.all([first.ready, second.ready]);
+    if (kind === 'page') {
+      // Open and live before the window starts (which waits for it): its load is not counted.
+      page = await browser!.newPage();
+      await page.goto(`${second.consoleUrl}#/invocations`);
+      await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
+    }
     await waitUntil('both pollers past the window\'s start', () => Math.min(first.records, second.records) >= records * WINDOW[0], 180_000);
-    const t0 = await Promise.all([first.mark(), second.mark()]);
+    const [t0, browser0] = [await Promise.all([first.mark(), second.mark()]), chromiumCpuMs()];
     await waitUntil('a poller at the window\'s end', () => Math.max(first.records, second.records) >= records * WINDOW[1], 180_000);
-    const t1 = await Promise.all([first.mark(), second.mark()]);
+    const [t1, browser1] = [await Promise.all([first.mark(), second.mark()]), chromiumCpuMs()];
     const done = [t1[0].records - t0[0].records, t1[1].records - t0[1].records] as const;
     if (Math.min(...done) < records * MIN_SHARE) return undefined;
     // µs of CPU per record is ms per 1,000 records; GC is counted in ms.
     const perRecord = (i: 0 | 1, used: (m: (typeof t0)[number]) => number) => (used(t1[i]) - used(t0[i])) / done[i];
     const cpu = [perRecord(0, (m) => m.cpuMicros), perRecord(1, (m) => m.cpuMicros)] as const;
     const gc = [perRecord(0, (m) => m.gcMs * 1000), perRecord(1, (m) => m.gcMs * 1000)] as const;
-    return { throughputCost: 1 - done[1] / done[0], cpuCost: cpu[1] / cpu[0] - 1, cpuPer1000: [round(cpu[0], 2), round(cpu[1], 2)], gcPer1000: [round(gc[0], 2), round(gc[1], 2)] };
+    const reading: PairReading = { throughputCost: 1 - done[1] / done[0], cpuCost: cpu[1] / cpu[0] - 1, cpuPer1000: [round(cpu[0], 2), round(cpu[1], 2)], gcPer1000: [round(gc[0], 2), round(gc[1], 2)] };
+    return page ? { ...reading, browserPer1000: round(((browser1 - browser0) / done[1]) * 1000, 2) } : reading;
   } finally {
+    await page?.close();
     await Promise.all([first.stop(), second.stop()]);
   }
+}
+
+/** CPU time (ms) all Chromium processes have used so far, from /proc (Linux). */
+export function chromiumCpuMs(): number {
+  const tick = 1000 / 100; // USER_HZ
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!name.startsWith('chrom')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * tick; // utime, stime
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
