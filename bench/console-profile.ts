@@ -5,9 +5,11 @@
  * the live invocations view); two sides (no-page,page-open unless named) drain the backlog in turn in
  * this process, each with a V8 CPU profile from a quarter of it done to the end, and it prints the
  * functions whose self time grew the most from the first to the second (with one side named, that
- * side's busiest functions). The .cpuprofile files stay in .sluice/console-profile/.
+ * side's busiest functions). With a page, Chromium's CPU over the window per process type (renderer,
+ * gpu-process, the browser). BENCH_CONSOLE_BATCH_SIZE=1000 runs the throughput scenario's shape
+ * instead. The .cpuprofile files stay in .sluice/console-profile/.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -19,6 +21,8 @@ import { startSluice } from './lib/sluice.ts';
 import { CHROMIUM } from './scenarios/console.ts';
 
 const records = Number(process.argv[2] ?? 1_000_000);
+/** BENCH_CONSOLE_BATCH_SIZE: 100 (the firehose, a line an invocation) unless set (1000: the throughput scenario's shape). */
+const BATCH_SIZE = Number(process.env.BENCH_CONSOLE_BATCH_SIZE ?? 100);
 const SIDES = ['no-page', 'page-open', 'no-console'] as const;
 /** One side (its busiest functions), or two in turn (what grew from the first to the second). */
 const chosen = (process.argv[3] ?? 'no-page,page-open').split(',') as Array<(typeof SIDES)[number]>;
@@ -45,7 +49,7 @@ try {
     let finished!: () => void;
     const all = new Promise<void>((resolve) => (finished = resolve));
     const events = new Instrumentation();
-    const sluice = await startSluice({ name: 'bench-console', brokers: [broker.bootstrap], topic, groupId: uniqueName('profile'), batchSize: 100, maximumBatchingWindowMs: 0, concurrency: 4, env: { BENCH_LOG: '1' }, ...(side === 'no-console' ? { http: true } : { console: true }) }, events);
+    const sluice = await startSluice({ name: 'bench-console', brokers: [broker.bootstrap], topic, groupId: uniqueName('profile'), batchSize: BATCH_SIZE, maximumBatchingWindowMs: 0, concurrency: 4, env: BATCH_SIZE === 100 ? { BENCH_LOG: '1' } : {}, ...(side === 'no-console' ? { http: true } : { console: true }) }, events);
     const at = { t: 0, cpu: process.cpuUsage() };
     events.on('poller.chunk_end', (e) => {
       if (!e.ok) return;
@@ -69,10 +73,12 @@ try {
     await cdp?.send('Performance.enable');
     const metrics = async () => Object.fromEntries(((await cdp?.send('Performance.getMetrics'))?.metrics ?? []).map((m) => [m.name, m.value]));
     let pageFrom: Record<string, number> = {};
+    let chromiumFrom = new Map<string, number>();
     await cdp?.send('Profiler.enable');
     events.on('poller.chunk_end', () => {
       if (started && cdp && Object.keys(pageFrom).length === 0) {
         pageFrom = { started: 1 };
+        chromiumFrom = chromiumByType();
         void metrics().then((m) => (pageFrom = m));
         void cdp.send('Profiler.start');
       }
@@ -93,6 +99,8 @@ try {
       const to = await metrics();
       const spent = ['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((k) => `${k} ${Math.round(((to[k] ?? 0) - (pageFrom[k] ?? 0)) * 1000)} ms`);
       const perSecond = (((to.TaskDuration ?? 0) - (pageFrom.TaskDuration ?? 0)) * 1000) / ((performance.now() - at.t) / 1000);
+      const chromiumTo = chromiumByType();
+      log(`Chromium's CPU over the window, by process: ${[...chromiumTo].map(([type, ms]) => `${type} ${Math.round(ms - (chromiumFrom.get(type) ?? 0))} ms`).join(', ')}`);
       log(`the page over the window: ${spent.join(', ')}; layouts ${(to.LayoutCount ?? 0) - (pageFrom.LayoutCount ?? 0)}, nodes ${to.Nodes}; ${perSecond.toFixed(0)} ms of page CPU a second`);
     }
     await page?.close();
@@ -114,4 +122,22 @@ try {
   session.disconnect();
   await browser.close();
   await stopBenchBroker(log);
+}
+
+/** CPU time (ms) Chromium's processes have used so far, by their --type (the browser process has none), from /proc (Linux). */
+function chromiumByType(): Map<string, number> {
+  const byType = new Map<string, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('chrom')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const type = /--type=([\w-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+      byType.set(type, (byType.get(type) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return byType;
 }
