@@ -7,7 +7,8 @@
  * functions whose self time grew the most from the first to the second (with one side named, that
  * side's busiest functions). With a page, Chromium's CPU over the window per process type (renderer,
  * gpu-process, the browser). BENCH_CONSOLE_BATCH_SIZE=1000 runs the throughput scenario's shape
- * instead. The .cpuprofile files stay in .sluice/console-profile/.
+ * instead; BENCH_CONSOLE_ROUTE opens another view than `#/invocations` (`#/send`: a live page that
+ * draws no list). The .cpuprofile files stay in .sluice/console-profile/.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -64,7 +65,7 @@ try {
     });
     const page = side === 'page-open' ? await browser.newPage() : undefined;
     if (page) {
-      await page.goto(`${sluice.consoleUrl}#/invocations`);
+      await page.goto(`${sluice.consoleUrl}${process.env.BENCH_CONSOLE_ROUTE ?? '#/invocations'}`);
       await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
       if (started) throw new Error('the page was live only after a quarter of the backlog was done: give more records');
     }
