@@ -20,6 +20,13 @@ const handlers: Record<string, string> = {
   done: '(_e: unknown, c: { done(e: unknown, r: unknown): void }, _cb: unknown) => setTimeout(() => c.done(null, { n: 3 }), 10)',
   fail: '(_e: unknown, c: { fail(e?: unknown): void }, _cb: unknown) => { c.fail(); }',
   failWith: "(_e: unknown, c: { fail(e?: unknown): void }, _cb: unknown) => { c.fail(new Error('order 9 cannot be paid')); }",
+  // Two parameters, answering later through the context: Lambda waits for it (or for an empty event loop).
+  lateSucceed: '(_e: unknown, c: { succeed(r: unknown): void }) => { setTimeout(() => c.succeed({ n: 4 }), 10); }',
+  lateFail: "(_e: unknown, c: { fail(e?: unknown): void }) => { setTimeout(() => c.fail(new Error('order 10 cannot be paid')), 10); }",
+  // Three parameters, never answering, nothing left to do: Lambda answers null once its event loop is empty.
+  forgets: '(_e: unknown, _c: unknown, _cb: unknown) => undefined',
+  // Never answering, with a handle left open: the event loop never empties, so it runs to its timeout.
+  keepsBusy: "(_e: unknown, _c: unknown) => { (globalThis as Record<string, unknown>).busy ??= setInterval(() => undefined, 1_000); }",
 };
 const dir = mkdtempSync(join(tmpdir(), 'sluice-answers-'));
 mkdirSync(join(dir, 'functions'));
@@ -27,7 +34,7 @@ writeFileSync(join(dir, 'functions', 'answers.ts'), Object.entries(handlers).map
 const logger = { error() {}, warn() {}, info() {}, debug() {}, child: () => logger, level: 'warn' } as never;
 const invoker = createLocalInvoker({
   rootDir: dir, service: 's', stage: 'dev', region: 'eu-west-1', logger, output: () => undefined, watch: false,
-  functions: Object.keys(handlers).map((n) => ({ functionName: n, handler: `functions/answers.${n}`, memorySizeMb: 128, timeoutMs: 5_000, environment: {} })),
+  functions: Object.keys(handlers).map((n) => ({ functionName: n, handler: `functions/answers.${n}`, memorySizeMb: 128, timeoutMs: n === 'keepsBusy' ? 1_000 : 5_000, environment: {} })),
 });
 afterAll(async () => {
   await invoker.close();
@@ -37,7 +44,7 @@ afterAll(async () => {
 const invoke = async (functionName: string) => {
   await invoker.prepare();
   return invoker.invoke({
-    functionName, timeoutMs: 5_000, attempt: 1, source: { kind: 'self-managed', bootstrapServers: ['127.0.0.1:9092'] },
+    functionName, timeoutMs: functionName === 'keepsBusy' ? 1_000 : 5_000, attempt: 1, source: { kind: 'self-managed', bootstrapServers: ['127.0.0.1:9092'] },
     records: [{ topic: 'orders', partition: 0, offset: 1, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('{}'), headers: [] }],
   } as unknown as InvokeRequest);
 };
@@ -48,6 +55,7 @@ describe('a handler answering through its callback or its context', () => {
     ['empty', ''],
     ['fail', 'handled'],
     ['failWith', 'order 9 cannot be paid'],
+    ['lateFail', 'order 10 cannot be paid'],
   ])('%s fails the invocation', async (name, message) => {
     expect(await invoke(name)).toMatchObject({ ok: false, error: { kind: 'error', message } });
   });
@@ -56,7 +64,17 @@ describe('a handler answering through its callback or its context', () => {
     ['nullError', { n: 1 }],
     ['succeed', { n: 2 }],
     ['done', { n: 3 }],
+    ['lateSucceed', { n: 4 }],
   ])('%s answers with its result', async (name, payload) => {
     expect(await invoke(name)).toMatchObject({ ok: true, payload });
+  });
+
+  it('one that never answers, with nothing left to do, answers null (each time, its worker still up)', async () => {
+    expect(await invoke('forgets')).toMatchObject({ ok: true, payload: null });
+    expect(await invoke('forgets')).toMatchObject({ ok: true, payload: null });
+  });
+
+  it('one that never answers and keeps a handle open runs to its timeout', async () => {
+    expect(await invoke('keepsBusy')).toMatchObject({ ok: false, error: { kind: 'timeout' } });
   });
 });

@@ -111,17 +111,44 @@ async function run(handler: Handler, { id, records, source, context: fields }: T
  * Runs the handler as Lambda's Node runtime does: its promise, or its callback, or the context's
  * done/succeed/fail answer, the first of them that comes. An error is anything but null or
  * undefined (callback(0) and callback('') fail the invocation, as on Lambda); fail() with nothing
- * fails it as "handled".
+ * fails it as "handled". A handler that returns no promise (and, with fewer than three parameters,
+ * no value) may still answer later, through its callback or its context: as on Lambda, its answer
+ * is awaited until the thread has nothing left to do (no timer, socket or other handle of its
+ * own), and then it is null; one that keeps a handle open and never answers runs to its timeout.
  */
 function call(handler: Handler, event: unknown, fields: WorkerContextFields): Promise<unknown> {
-  return new Promise((resolve, reject) => {
+  let idle: (() => void) | undefined;
+  const answered = new Promise((resolve, reject) => {
     const done = (err?: unknown, result?: unknown) => (err !== undefined && err !== null ? reject(err) : resolve(result));
     const context = makeContext(fields, { done, succeed: (result?: unknown) => done(null, result), fail: (err?: unknown) => done(err ?? 'handled') });
     const returned = handler(event, context, done);
-    // A handler with 3 parameters that returns no promise answers through the callback.
-    if (handler.length >= 3 && !isThenable(returned)) return;
-    Promise.resolve(returned).then(resolve, reject);
+    if (isThenable(returned)) Promise.resolve(returned).then(resolve, reject);
+    // What a handler of one or two parameters returns (not a promise) is its answer, as Node.js 24's runtime takes it.
+    else if (handler.length < 3 && returned !== undefined) resolve(returned);
+    else idle = () => resolve(null);
   });
+  return idle ? untilAnsweredOrIdle(answered, idle) : answered;
+}
+
+/**
+ * Waits for `answered`, or for the thread's event loop to empty: then `idle()` answers (Lambda's
+ * runtime answers null on its process's 'beforeExit'). The port the invocations come through
+ * keeps the loop alive, so it is unref'd meanwhile, and ref'd again before anything else runs.
+ */
+function untilAnsweredOrIdle(answered: Promise<unknown>, idle: () => void): Promise<unknown> {
+  const port = parentPort!;
+  const onBeforeExit = () => {
+    port.ref();
+    idle();
+  };
+  process.once('beforeExit', onBeforeExit);
+  port.unref();
+  const settled = () => {
+    process.off('beforeExit', onBeforeExit);
+    port.ref();
+  };
+  answered.then(settled, settled);
+  return answered;
 }
 
 function makeContext(f: WorkerContextFields, answer: { done(err?: unknown, result?: unknown): void; succeed(result?: unknown): void; fail(err?: unknown): void }) {
