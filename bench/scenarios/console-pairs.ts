@@ -113,6 +113,7 @@ async function pair(ctx: BenchContext, topic: string, records: number, batchSize
   const first = poller(false);
   const second = early ?? poller(measured);
   let page: Page | undefined;
+  let threw = false;
   try {
     await Promise.all([first.ready, second.ready]);
     if (kind === 'page') {
@@ -133,9 +134,15 @@ async function pair(ctx: BenchContext, topic: string, records: number, batchSize
     const gc = [perRecord(0, (m) => m.gcMs * 1000), perRecord(1, (m) => m.gcMs * 1000)] as const;
     const reading: PairReading = { throughputCost: 1 - done[1] / done[0], cpuCost: cpu[1] / cpu[0] - 1, cpuPer1000: [round(cpu[0], 2), round(cpu[1], 2)], gcPer1000: [round(gc[0], 2), round(gc[1], 2)] };
     return page ? { ...reading, browserPer1000: round(((browser1 - browser0) / done[1]) * 1000, 2) } : reading;
+  } catch (e) {
+    threw = true;
+    throw e;
   } finally {
-    await page?.close();
+    // Both pollers stop whatever the page's close does (a poller left running drains beside the next
+    // pairs); a close that failed is the pair's error once they have, unless the pair failed first.
+    const closed = page ? await page.close().then(() => ({ ok: true as const }), (error: unknown) => ({ ok: false as const, error })) : { ok: true as const };
     await Promise.all([first.stop(), second.stop()]);
+    if (!closed.ok && !threw) throw closed.error;
   }
 }
 
