@@ -10,7 +10,7 @@
  * instead; BENCH_CONSOLE_ROUTE opens another view than `#/invocations` (`#/send`: a live page that
  * draws no list). The .cpuprofile files stay in .sluice/console-profile/.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -19,6 +19,7 @@ import { REPO_ROOT, startBenchBroker, stopBenchBroker } from './lib/broker.ts';
 import { summarize } from './lib/cpu-profile.ts';
 import { createTopic, kafkaClient, preload, uniqueName } from './lib/kafka.ts';
 import { startSluice } from './lib/sluice.ts';
+import { chromiumCpuByType as chromiumByType } from './scenarios/console-pairs.ts';
 import { CHROMIUM } from './scenarios/console.ts';
 
 const records = Number(process.argv[2] ?? 1_000_000);
@@ -123,22 +124,4 @@ try {
   session.disconnect();
   await browser.close();
   await stopBenchBroker(log);
-}
-
-/** CPU time (ms) Chromium's processes have used so far, by their --type (the browser process has none), from /proc (Linux). */
-function chromiumByType(): Map<string, number> {
-  const byType = new Map<string, number>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('chrom')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const type = /--type=([\w-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
-      byType.set(type, (byType.get(type) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return byType;
 }

@@ -152,6 +152,13 @@ async function pair(ctx: BenchContext, topic: string, records: number, batchSize
  * the machine (a desktop browser, another test's) is not this bench's, and is left out.
  */
 export function chromiumCpuMs(root = process.pid): number {
+  let total = 0;
+  for (const ms of chromiumCpuByType(root).values()) total += ms;
+  return total;
+}
+
+/** The same, per process type (`--type=renderer`, `gpu-process`…; the browser process has none: `browser`). */
+export function chromiumCpuByType(root = process.pid): Map<string, number> {
   const tick = 1000 / 100; // USER_HZ
   const procs = new Map<number, { ppid: number; chromium: boolean; cpuMs: number }>();
   for (const pid of readdirSync('/proc')) {
@@ -169,9 +176,18 @@ export function chromiumCpuMs(root = process.pid): number {
     for (let p = procs.get(pid)?.ppid, hops = 0; p !== undefined && p > 0 && hops < 64; p = procs.get(p)?.ppid, hops++) if (p === root) return true;
     return false;
   };
-  let total = 0;
-  for (const [pid, p] of procs) if (p.chromium && under(pid)) total += p.cpuMs;
-  return total;
+  const byType = new Map<string, number>();
+  for (const [pid, p] of procs) {
+    if (!p.chromium || !under(pid)) continue;
+    let type = 'browser';
+    try {
+      type = /--type=([\w-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+    } catch {
+      // gone meanwhile: counted as the browser's
+    }
+    byType.set(type, (byType.get(type) ?? 0) + p.cpuMs);
+  }
+  return byType;
 }
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
