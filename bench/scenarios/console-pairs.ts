@@ -159,6 +159,13 @@ export function chromiumCpuMs(root = process.pid): number {
 
 /** The same, per process type (`--type=renderer`, `gpu-process`…; the browser process has none: `browser`). */
 export function chromiumCpuByType(root = process.pid): Map<string, number> {
+  const byType = new Map<string, number>();
+  for (const p of chromiumProcesses(root)) byType.set(p.type, (byType.get(p.type) ?? 0) + p.cpuMs);
+  return byType;
+}
+
+/** The Chromium processes below `root` (the bench's own browser, its renderers among them), each with its type and the CPU (ms) it used so far. */
+export function chromiumProcesses(root = process.pid): Array<{ pid: number; type: string; cpuMs: number }> {
   const tick = 1000 / 100; // USER_HZ
   const procs = new Map<number, { ppid: number; chromium: boolean; cpuMs: number }>();
   for (const pid of readdirSync('/proc')) {
@@ -176,7 +183,7 @@ export function chromiumCpuByType(root = process.pid): Map<string, number> {
     for (let p = procs.get(pid)?.ppid, hops = 0; p !== undefined && p > 0 && hops < 64; p = procs.get(p)?.ppid, hops++) if (p === root) return true;
     return false;
   };
-  const byType = new Map<string, number>();
+  const found: Array<{ pid: number; type: string; cpuMs: number }> = [];
   for (const [pid, p] of procs) {
     if (!p.chromium || !under(pid)) continue;
     let type = 'browser';
@@ -185,9 +192,9 @@ export function chromiumCpuByType(root = process.pid): Map<string, number> {
     } catch {
       // gone meanwhile: counted as the browser's
     }
-    byType.set(type, (byType.get(type) ?? 0) + p.cpuMs);
+    found.push({ pid, type, cpuMs: p.cpuMs });
   }
-  return byType;
+  return found;
 }
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
