@@ -1,6 +1,6 @@
 /**
  * Review of bench/scenarios/console-pairs.ts (fba2a41): chromiumCpuMs, "Chromium's own CPU" of a
- * page pair, read from /proc. Stand-ins for Chromium: this machine's node under the name `chrome`
+ * page pair, read from /proc. Stand-ins for Chromium: the system's shell under the name `chrome`
  * (what /proc shows as a process's name is its file's), spinning until killed. One started by
  * another process (here: a shell that leaves it running and exits), as a desktop browser or another
  * test's is, must not count; one under this process, as the bench's browser and its renderers are,
@@ -15,8 +15,10 @@ import { chromiumCpuMs, chromiumProcesses } from '../../bench/scenarios/console-
 
 const dir = mkdtempSync(join(tmpdir(), 'sluice-chromium-'));
 const fake = join(dir, 'chrome');
-symlinkSync(process.execPath, fake);
-const spin = '-e "for (;;);"';
+// The system's shell under the name `chrome`, spinning: Node.js 24 names its main thread `node`
+// (what /proc shows as a process's name), so a node under another name does not stay one.
+symlinkSync('/bin/sh', fake);
+const spin = "-c 'while :; do :; done'";
 const started: number[] = [];
 afterAll(() => {
   for (const pid of started) {
