@@ -45,7 +45,9 @@ describe('the log end by ListOffsets, within a bound', () => {
 
   it('gives up at the bound while the leader goes on refusing: the caller believes the fetch', async () => {
     const a = adminAnswering([LEADER_NOT_AVAILABLE]);
-    await expect(logEndWithin(a.read, 300)).rejects.toThrow(/within 300 ms/);
+    // 2 s: the pauses double from 50 ms, so it asks about six times; within 300 ms a loaded CI
+    // machine (CI-20) fitted only two asks, and the count was the machine's speed, not the code's.
+    await expect(logEndWithin(a.read, 2_000)).rejects.toThrow(/within 2000 ms/);
     expect(a.calls()).toBeGreaterThan(2);
   });
 
