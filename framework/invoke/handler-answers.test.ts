@@ -5,12 +5,8 @@
  * read a falsy error (0, '') as success, and its context's done/succeed/fail did nothing, so a
  * handler answering through them returned nothing (two parameters) or hung to its timeout (three).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLocalInvoker } from './local.ts';
-import type { InvokeRequest } from './types.ts';
+import { localService, oneRecord } from '../../tests/support/local-service.ts';
 
 const handlers: Record<string, string> = {
   zero: '(_e: unknown, _c: unknown, cb: (err: unknown, r?: unknown) => void) => cb(0)',
@@ -28,25 +24,17 @@ const handlers: Record<string, string> = {
   // Never answering, with a handle left open: the event loop never empties, so it runs to its timeout.
   keepsBusy: "(_e: unknown, _c: unknown) => { (globalThis as Record<string, unknown>).busy ??= setInterval(() => undefined, 1_000); }",
 };
-const dir = mkdtempSync(join(tmpdir(), 'sluice-answers-'));
-mkdirSync(join(dir, 'functions'));
-writeFileSync(join(dir, 'functions', 'answers.ts'), Object.entries(handlers).map(([name, body]) => `export const ${name} = ${body};`).join('\n'));
-const logger = { error() {}, warn() {}, info() {}, debug() {}, child: () => logger, level: 'warn' } as never;
-const invoker = createLocalInvoker({
-  rootDir: dir, service: 's', stage: 'dev', region: 'eu-west-1', logger, output: () => undefined, watch: false,
-  functions: Object.keys(handlers).map((n) => ({ functionName: n, handler: `functions/answers.${n}`, memorySizeMb: 128, timeoutMs: n === 'keepsBusy' ? 1_000 : 5_000, environment: {} })),
-});
-afterAll(async () => {
-  await invoker.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const timeoutOf = (name: string) => (name === 'keepsBusy' ? 1_000 : 5_000);
+const service = localService(
+  { answers: Object.entries(handlers).map(([name, body]) => `export const ${name} = ${body};`).join('\n') },
+  Object.keys(handlers).map((name) => ({ name, handler: `functions/answers.${name}`, timeoutMs: timeoutOf(name) })),
+);
+const { invoker } = service;
+afterAll(() => service.close());
 
 const invoke = async (functionName: string) => {
   await invoker.prepare();
-  return invoker.invoke({
-    functionName, timeoutMs: functionName === 'keepsBusy' ? 1_000 : 5_000, attempt: 1, source: { kind: 'self-managed', bootstrapServers: ['127.0.0.1:9092'] },
-    records: [{ topic: 'orders', partition: 0, offset: 1, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('{}'), headers: [] }],
-  } as unknown as InvokeRequest);
+  return invoker.invoke(oneRecord(functionName, { timeoutMs: timeoutOf(functionName) }));
 };
 
 describe('a handler answering through its callback or its context', () => {

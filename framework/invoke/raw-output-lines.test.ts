@@ -6,17 +6,10 @@
  * invocation, or on the next one of the same worker. (A line a handler's timer writes after its
  * invocation ended is, as on Lambda, on whichever invocation runs when it is written.)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createLocalInvoker } from './local.ts';
-import type { InvokeRequest } from './types.ts';
+import { localService, oneRecord } from '../../tests/support/local-service.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'sluice-raw-output-'));
-mkdirSync(join(dir, 'functions'));
-writeFileSync(
-  join(dir, 'functions', 'writes.ts'),
+const writes =
   [
     'export const handler = async (event: { records: Record<string, Array<{ offset: number }>> }) => {',
     '  const offset = Object.values(event.records)[0]![0]!.offset;',
@@ -37,44 +30,35 @@ writeFileSync(
     // The last words of a handler that never answers, or whose timer throws: no newline, then no end of its own.
     "export const hangs = async () => { process.stdout.write('connecting to the database... '); await new Promise(() => {}); };",
     "export const crashes = async () => { process.stderr.write('retrying in 1 s... '); await new Promise(() => setTimeout(() => { throw new Error('boom'); }, 10)); };",
-  ].join('\n'),
-);
+  ].join('\n');
 // A module that puts a process.stdout.write of its own in place as it loads (a capture, a prefix), and silences stderr.
-writeFileSync(
-  join(dir, 'functions', 'captures.ts'),
+const captures =
   [
     'const captured: string[] = [];',
     'const original = process.stdout.write.bind(process.stdout);',
     'process.stdout.write = ((chunk: string, ...rest: never[]) => (captured.push(String(chunk)), original(`[captured] ${chunk}` as never, ...rest))) as typeof process.stdout.write;',
     'process.stderr.write = (() => true) as typeof process.stderr.write;',
     "export const handler = async () => { process.stdout.write('hello\\n'); process.stderr.write('noise\\n'); return captured; };",
-  ].join('\n'),
-);
+  ].join('\n');
 const seen: Array<[string | undefined, string, string]> = [];
 const printed: string[] = [];
-const logger = { error() {}, warn() {}, info() {}, debug() {}, child: () => logger, level: 'warn' } as never;
-const invoker = createLocalInvoker({
-  rootDir: dir, service: 's', stage: 'dev', region: 'eu-west-1', logger, output: (l) => printed.push(l), watch: false,
-  functions: [
-    { functionName: 'writes', handler: 'functions/writes.handler', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
-    { functionName: 'progress', handler: 'functions/writes.progress', memorySizeMb: 128, timeoutMs: 25_000, environment: {} },
-    { functionName: 'hangs', handler: 'functions/writes.hangs', memorySizeMb: 128, timeoutMs: 1_000, environment: {} },
-    { functionName: 'crashes', handler: 'functions/writes.crashes', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
-    { functionName: 'captures', handler: 'functions/captures.handler', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
-    { functionName: 'encodings', handler: 'functions/writes.encodings', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
-    { functionName: 'callback', handler: 'functions/writes.callback', memorySizeMb: 128, timeoutMs: 5_000, environment: {} },
+const service = localService(
+  { writes, captures },
+  [
+    { name: 'writes', handler: 'functions/writes.handler' },
+    { name: 'progress', handler: 'functions/writes.progress', timeoutMs: 25_000 },
+    { name: 'hangs', handler: 'functions/writes.hangs', timeoutMs: 1_000 },
+    { name: 'crashes', handler: 'functions/writes.crashes' },
+    { name: 'captures', handler: 'functions/captures.handler' },
+    { name: 'encodings', handler: 'functions/writes.encodings' },
+    { name: 'callback', handler: 'functions/writes.callback' },
   ],
-  logTap: (requestId, level, text) => seen.push([requestId, level, text]),
-});
-afterAll(async () => {
-  await invoker.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+  { output: (l) => printed.push(l), logTap: (requestId, level, text) => seen.push([requestId, level, text]) },
+);
+const { invoker } = service;
+afterAll(() => service.close());
 
-const request = (offset: number, requestId: string, functionName = 'writes', timeoutMs = 5_000) => ({
-  functionName, timeoutMs, attempt: 1, requestId, source: { kind: 'self-managed', bootstrapServers: ['127.0.0.1:9092'] },
-  records: [{ topic: 'orders', partition: 0, offset, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('{}'), headers: [] }],
-}) as unknown as InvokeRequest;
+const request = (offset: number, requestId: string, functionName = 'writes', timeoutMs = 5_000) => oneRecord(functionName, { offset, requestId, timeoutMs });
 
 describe("a handler's writes past console", () => {
   it('are lines of the invocation that wrote them, a partial line ended with it, before its result', async () => {

@@ -5,17 +5,10 @@
  * cycle threw out of the runtime's catch and ended the worker: a crash ("Runtime exited"), a cold
  * start for the next invocation.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLocalInvoker } from './local.ts';
-import type { InvokeRequest } from './types.ts';
+import { localService, oneRecord } from '../../tests/support/local-service.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'sluice-thrown-'));
-mkdirSync(join(dir, 'functions'));
-writeFileSync(
-  join(dir, 'functions', 'throws.ts'),
+const source =
   [
     'export const bigint = async () => { throw 5n; };',
     'export const cycle = async () => { const o: Record<string, unknown> = { order: 9 }; o.self = o; throw o; };',
@@ -24,23 +17,11 @@ writeFileSync(
     // A revoked Proxy throws at `instanceof Error`; an Error whose message getter throws, at its read.
     'export const revoked = async () => { const r = Proxy.revocable({}, {}); r.revoke(); throw r.proxy; };',
     "export const getter = async () => { throw new (class extends Error { get message(): string { throw new Error('unreadable'); } })(); };",
-  ].join('\n'),
-);
+  ].join('\n');
 const names = ['bigint', 'cycle', 'callback', 'plain', 'revoked', 'getter'];
-const logger = { error() {}, warn() {}, info() {}, debug() {}, child: () => logger, level: 'warn' } as never;
-const invoker = createLocalInvoker({
-  rootDir: dir, service: 's', stage: 'dev', region: 'eu-west-1', logger, output: () => undefined, watch: false,
-  functions: names.map((n) => ({ functionName: n, handler: `functions/throws.${n}`, memorySizeMb: 128, timeoutMs: 5_000, environment: {} })),
-});
-afterAll(async () => {
-  await invoker.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const request = (functionName: string) => ({
-  functionName, timeoutMs: 5_000, attempt: 1, source: { kind: 'self-managed', bootstrapServers: ['127.0.0.1:9092'] },
-  records: [{ topic: 'orders', partition: 0, offset: 1, timestamp: 0, timestampType: 'CREATE_TIME', key: null, value: Buffer.from('{}'), headers: [] }],
-}) as unknown as InvokeRequest;
+const service = localService({ throws: source }, names.map((name) => ({ name, handler: `functions/throws.${name}` })));
+const { invoker } = service;
+afterAll(() => service.close());
 
 describe('a handler that throws a value that is not an Error', () => {
   it.each([
@@ -52,7 +33,7 @@ describe('a handler that throws a value that is not an Error', () => {
     ['getter', '{}'],
   ])('%s: fails the invocation with its string form, the worker still up', async (name, message) => {
     await invoker.prepare();
-    const result = await invoker.invoke(request(name));
+    const result = await invoker.invoke(oneRecord(name));
     expect(result).toMatchObject({ ok: false, error: { kind: 'error', name: 'Error', message } });
   });
 });
