@@ -23,12 +23,16 @@ const COUNT = 1500;
 const KEYS = 50;
 const keyFor = (i: number) => (i % KEYS === KEYS - 1 ? null : `k${i % KEYS}`);
 /** Its invocation runs SLOW_MS longer: while it runs, the committed offset stays at or below it and
- * the chunks done beyond it can only be in the commit's metadata, so the kill meets done ranges. */
+ * the chunks done beyond it can only be in the commit's metadata, so the kill meets done ranges.
+ * Its key's first chunk holds it (offsets 0, 50, …, 200), so it starts among the first ten: the
+ * killed process's slow invocation must outlast sixty others started with cold workers on a loaded
+ * machine (3 s did not on librdkafka in CI). The next process runs it at the common pace. */
 const SLOW_OFFSET = 150;
+const SLOW_MS = '15000';
 
 function startPoller(env: Record<string, string>): CliProcess {
   return runCli('framework/cli/start.ts', ['--config', 'tests/fixtures/serverless-parallel.yml'], {
-    env: { ...process.env, KAFKA_BROKERS: brokers().join(','), SLUICE_LOG_LEVEL: 'info', SLUICE_LOG_FORMAT: 'json', BATCH_SIZE: '5', SLEEP_MS: '100', SLEEP_VARY_MS: '200', SESSION_TIMEOUT_MS: '10000', SLOW_OFFSETS: String(SLOW_OFFSET), SLOW_MS: '3000', ENGINE: engineUnderTest().engine, ...env },
+    env: { ...process.env, KAFKA_BROKERS: brokers().join(','), SLUICE_LOG_LEVEL: 'info', SLUICE_LOG_FORMAT: 'json', BATCH_SIZE: '5', SLEEP_MS: '100', SLEEP_VARY_MS: '200', SESSION_TIMEOUT_MS: '10000', ENGINE: engineUnderTest().engine, ...env },
   });
 }
 
@@ -54,13 +58,17 @@ describe('parallelizationFactor 10, poller killed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sluice-pf-kill-'));
     const files = { killed: join(dir, 'killed.jsonl'), next: join(dir, 'next.jsonl') };
 
-    const killed = startPoller({ TEST_TOPIC: topic, TEST_GROUP: group, RECORD_FILE: files.killed });
+    const killed = startPoller({ TEST_TOPIC: topic, TEST_GROUP: group, RECORD_FILE: files.killed, SLOW_OFFSETS: String(SLOW_OFFSET), SLOW_MS, TIMEOUT_S: '20' });
     processes.push(killed);
-    await waitFor(`60 invocations returned and 5 in flight, offset ${SLOW_OFFSET}'s among them`, async () => {
+    const standing = async () => {
       const r = await recordOf(files.killed);
       const slow = r.seen.find((s) => Object.values(s.event.records).flat().some((x) => x.offset === SLOW_OFFSET));
-      return r.completed.length >= 60 && r.seen.length - r.completed.length >= 5 && !!slow && !r.completed.includes(slow.requestId);
-    }, 60_000, 20);
+      return { returned: r.completed.length, inFlight: r.seen.length - r.completed.length, slow: !slow ? 'not started' : r.completed.includes(slow.requestId) ? 'returned' : 'running' };
+    };
+    await waitFor(`60 invocations returned and 5 in flight, offset ${SLOW_OFFSET}'s among them`, async () => {
+      const s = await standing();
+      return s.returned >= 60 && s.inFlight >= 5 && s.slow === 'running';
+    }, 60_000, 20, async () => JSON.stringify(await standing()));
     // The moment the next handler returns: its chunk is done, and its commit not sent yet.
     await new Promise<void>((resolve) => {
       const watcher = watch(`${files.killed}.done`, () => {
