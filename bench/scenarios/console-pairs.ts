@@ -11,6 +11,7 @@
  * page pair alike (the machine's cores are shared); its own CPU per 1,000 records is read too.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { get, type ClientRequest } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { PollerChild } from '../lib/child.ts';
 import { uniqueName } from '../lib/kafka.ts';
@@ -38,6 +39,8 @@ export interface SideBySide {
   measured: PairReading[];
   /** The baseline beside the console with its page open (none without a browser). */
   page: PageReading[];
+  /** The baseline beside the console whose live stream the bench reads itself, no browser: the poller's part of a page's cost (none without a browser). */
+  stream: PairReading[];
   /** The baseline beside itself. */
   same: PairReading[];
 }
@@ -47,13 +50,15 @@ export interface PageReading extends PairReading {
   browserPer1000: number;
 }
 
-type Kind = 'same' | 'console' | 'page';
-const LABEL: Record<Kind, string> = { same: 'baseline | baseline', console: 'baseline | console (no page)', page: 'baseline | console (page open)' };
+type Kind = 'same' | 'console' | 'page' | 'stream';
+const LABEL: Record<Kind, string> = { same: 'baseline | baseline', console: 'baseline | console (no page)', page: 'baseline | console (page open)', stream: 'baseline | console (its stream read, no browser)' };
 
 /** `pairs` of each kind, the kinds taking turns; with `browser`, page pairs too. */
 export async function sideBySide(ctx: BenchContext, topic: string, records: number, batchSize: number, pairs: number, browser?: Browser): Promise<SideBySide> {
-  const result: SideBySide = { measured: [], page: [], same: [] };
-  const kinds: Kind[] = browser ? ['console', 'same', 'page'] : ['console', 'same'];
+  const result: SideBySide = { measured: [], page: [], stream: [], same: [] };
+  const all: Kind[] = browser ? ['console', 'same', 'page', 'stream'] : ['console', 'same'];
+  // BENCH_CONSOLE_KINDS (e.g. `same,stream`): only those kinds of pair, to compare two builds of one part quickly.
+  const kinds = process.env.BENCH_CONSOLE_KINDS ? all.filter((k) => process.env.BENCH_CONSOLE_KINDS!.split(',').includes(k)) : all;
   for (let i = 0; i < pairs * kinds.length; i++) {
     const kind = kinds[i % kinds.length]!;
     let reading: PairReading | PageReading | undefined;
@@ -64,7 +69,7 @@ export async function sideBySide(ctx: BenchContext, topic: string, records: numb
       if (!reading) ctx.log(`batchSize ${batchSize} side by side: the two pollers did not drain together (a late join); the pair runs again`);
     }
     if (kind === 'page') result.page.push(reading as PageReading);
-    else (kind === 'console' ? result.measured : result.same).push(reading);
+    else (kind === 'console' ? result.measured : kind === 'stream' ? result.stream : result.same).push(reading);
     const browserCpu = 'browserPer1000' in reading ? `; Chromium ${reading.browserPer1000.toFixed(2)} ms per 1,000` : '';
     ctx.log(
       `batchSize ${batchSize} side by side, ${LABEL[kind]} pair ${Math.floor(i / kinds.length) + 1}: ` +
@@ -113,6 +118,7 @@ async function pair(ctx: BenchContext, topic: string, records: number, batchSize
   const first = poller(false);
   const second = early ?? poller(measured);
   let page: Page | undefined;
+  let stream: ClientRequest | undefined;
   let threw = false;
   try {
     await Promise.all([first.ready, second.ready]);
@@ -122,6 +128,7 @@ async function pair(ctx: BenchContext, topic: string, records: number, batchSize
       await page.goto(`${second.consoleUrl}#/invocations`);
       await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
     }
+    if (kind === 'stream') stream = await readLive(second.consoleUrl!);
     await waitUntil('both pollers past the window\'s start', () => Math.min(first.records, second.records) >= records * WINDOW[0], 180_000);
     const [t0, browser0] = [await Promise.all([first.mark(), second.mark()]), chromiumCpuMs()];
     await waitUntil('a poller at the window\'s end', () => Math.max(first.records, second.records) >= records * WINDOW[1], 180_000);
@@ -138,12 +145,30 @@ async function pair(ctx: BenchContext, topic: string, records: number, batchSize
     threw = true;
     throw e;
   } finally {
+    stream?.destroy();
     // Both pollers stop whatever the page's close does (a poller left running drains beside the next
     // pairs); a close that failed is the pair's error once they have, unless the pair failed first.
     const closed = page ? await page.close().then(() => ({ ok: true as const }), (error: unknown) => ({ ok: false as const, error })) : { ok: true as const };
     await Promise.all([first.stop(), second.stop()]);
     if (!closed.ok && !threw) throw closed.error;
   }
+}
+
+/**
+ * What a page asks of the poller, without the page: the newest invocations once, then the live
+ * stream, read to its end (resolves once the stream has answered).
+ */
+export async function readLive(consoleUrl: string): Promise<ClientRequest> {
+  await fetch(new URL('api/invocations?limit=200', consoleUrl)).then((r) => r.arrayBuffer());
+  return new Promise((resolve, reject) => {
+    const req = get(new URL('api/live', consoleUrl), (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`bench: the console's live stream answered ${res.statusCode}`));
+      res.on('data', () => undefined);
+      res.on('error', () => undefined); // destroyed at the pair's end
+      resolve(req);
+    });
+    req.on('error', reject);
+  });
 }
 
 /**
