@@ -57,12 +57,30 @@ it('a focused row whose invocation falls off the drawn rows lets go of the focus
   await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
   const focusedId = await rows.first().getAttribute('data-id');
   await rows.first().focus();
-  for (let i = 0; i < 150; i++) run(`later-${i}`); // the focused one is now the 151st: past the 100 rows drawn
-  await expect.poll(() => rows.last().textContent(), { timeout: 15_000 }).toContain('later-50');
+  for (let i = 0; i < 150; i++) run(`later-${i}`); // the focused one is now the 151st: past the rows drawn (what fits the window, and ten)
+  await expect.poll(() => rows.first().textContent(), { timeout: 15_000 }).toContain('later-149');
   expect(await page.locator(`tr[data-id="${focusedId}"]`).count()).toBe(0);
   expect(await page.evaluate('document.activeElement.tagName')).not.toBe('TR');
   await page.keyboard.press('Enter');
   expect(await page.evaluate('location.hash')).toBe('#/invocations');
+  await page.close();
+}, 60_000);
+
+it('draws the rows that fill the window and ten more, more as the reader scrolls near the end, and 50 more on "show more"', async () => {
+  for (let i = 0; i < 200; i++) run(`many-${i}`, 'rows');
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`${url}#/invocations?function=rows`);
+  const rows = page.getByTestId('invocation-row');
+  await expect.poll(() => rows.first().textContent(), { timeout: 15_000 }).toContain('many-199');
+  const drawn = await rows.count();
+  expect(drawn).toBe(Math.ceil(720 / 30) + 10);
+  const last = await rows.last().boundingBox();
+  expect(last!.y).toBeGreaterThan(720); // the window is full, and rows wait below it
+  await page.evaluate('scrollTo(0, document.documentElement.scrollHeight)');
+  await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(drawn + 50);
+  await expect.poll(() => rows.last().textContent()).toContain(`many-${199 - drawn - 49}`);
+  await page.getByTestId('invocations-more').click();
+  await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(drawn + 100);
   await page.close();
 }, 60_000);
 
