@@ -84,6 +84,28 @@ it('draws the rows that fill the window and ten more, more as the reader scrolls
   await page.close();
 }, 60_000);
 
+it('a window made taller than the rows drawn draws more at once, so its end can be reached by scrolling or ↓ from the last row', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`${url}#/invocations?function=tall`);
+  await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
+  for (let i = 0; i < 200; i++) run(`tall-${i}`, 'tall');
+  const rows = page.getByTestId('invocation-row');
+  await expect.poll(() => rows.first().textContent(), { timeout: 15_000 }).toContain('tall-199');
+  expect(await rows.count()).toBe(Math.ceil(720 / 30) + 10);
+  await page.setViewportSize({ width: 1280, height: 2400 }); // the 34 rows end inside the window: there is nothing to scroll
+  // Rows enough to reach past the window's end again, so a scroll (or the focus moving down) can come near it.
+  await expect.poll(() => page.evaluate('document.documentElement.scrollHeight - innerHeight'), { timeout: 5_000 }).toBeGreaterThan(600);
+  const drawn = await rows.count();
+  const last = rows.nth(drawn - 1);
+  const lastId = await last.getAttribute('data-id');
+  await last.focus(); // scrolled to: near the page's end, more rows are drawn
+  await expect.poll(() => rows.count(), { timeout: 5_000 }).toBeGreaterThan(drawn);
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(() => page.evaluate('document.activeElement.dataset.id')).not.toBe(lastId);
+  expect(await page.evaluate('document.activeElement.dataset.testid')).toBe('invocation-row');
+  await page.close();
+}, 60_000);
+
 it('a tab hidden for a while closes its stream, so the poller serves no page; shown again, it catches up', async () => {
   const page = await browser.newPage();
   await page.clock.install(); // the page's own timers: the 10 s a tab stays hidden before its stream closes

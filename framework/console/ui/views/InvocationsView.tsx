@@ -72,9 +72,16 @@ export function InvocationsView({ invocations, loaded, error, functions, params,
     const onScroll = (): void => {
       if (innerHeight + scrollY >= document.documentElement.scrollHeight - NEAR_END_PX) setLimit(drawnLimit.current + ROWS);
     };
+    // Asked once now too: the window may show the table's end with no scroll to come (made taller, or
+    // the rows grown or filtered to fewer than fill it), where only the mouse's "show more" would grow it.
+    onScroll();
     addEventListener('scroll', onScroll, { passive: true });
-    return () => removeEventListener('scroll', onScroll);
-  }, [more]);
+    addEventListener('resize', onScroll, { passive: true });
+    return () => {
+      removeEventListener('scroll', onScroll);
+      removeEventListener('resize', onScroll);
+    };
+  }, [more, limit]);
   // Rows are keyed by their place, not their invocation: a redraw rewrites the text of rows that
   // stay, where keys by id removed and built every row anew each time the list moved (at a firehose,
   // all of them each second: half the page's CPU). The focus follows its invocation (below).
