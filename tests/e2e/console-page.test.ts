@@ -106,6 +106,26 @@ it('a window made taller than the rows drawn draws more at once, so its end can 
   await page.close();
 }, 60_000);
 
+it('rows grown by scrolling are given back when the filters change: the new list draws what fills the window again', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`${url}#/invocations?function=refilter`);
+  await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
+  for (let i = 0; i < 200; i++) run(`refilter-${i}`, 'refilter');
+  const rows = page.getByTestId('invocation-row');
+  await expect.poll(() => rows.first().textContent(), { timeout: 15_000 }).toContain('refilter-199');
+  const first = Math.ceil(720 / 30) + 10;
+  expect(await rows.count()).toBe(first);
+  for (let grown = first + 50; grown <= first + 100; grown += 50) {
+    await page.evaluate('scrollTo(0, document.documentElement.scrollHeight)');
+    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBe(grown);
+  }
+  await page.evaluate('scrollTo(0, 0)'); // back up to the filters
+  await page.getByTestId('filter-outcome').selectOption('ok'); // outcome: every row still matches
+  await expect.poll(() => page.evaluate('location.hash')).toContain('outcome=ok');
+  await expect.poll(() => rows.count(), { timeout: 5_000 }).toBe(first);
+  await page.close();
+}, 60_000);
+
 it('a tab hidden for a while closes its stream, so the poller serves no page; shown again, it catches up', async () => {
   const page = await browser.newPage();
   await page.clock.install(); // the page's own timers: the 10 s a tab stays hidden before its stream closes

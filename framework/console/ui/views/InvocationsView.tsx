@@ -62,15 +62,17 @@ export function InvocationsView({ invocations, loaded, error, functions, params,
     // What the server matched beyond the page's list (older than it keeps) is shown too.
     return applyFilter(withKeyMatches(invocations, keyMatches), filter, new Set(keyMatches.map((m) => m.id)));
   }, [invocations, filter, keyMatches]);
-  const [limit, setLimit] = useState(() => firstRows(innerHeight));
+  // The rows drawn, for the filters they were grown under: new filters start again from what fills the window.
+  const [drawn, setDrawn] = useState(() => ({ query, rows: firstRows(innerHeight) }));
+  const limit = drawn.query === query ? drawn.rows : firstRows(innerHeight);
   const more = shown.length > limit;
   // Grown from the rows drawn, not from the last request: the scroll events before the next redraw ask once.
-  const drawnLimit = useRef(limit);
-  drawnLimit.current = limit;
+  const grow = useRef(() => {});
+  grow.current = () => setDrawn({ query, rows: limit + ROWS });
   useEffect(() => {
     if (!more) return;
     const onScroll = (): void => {
-      if (innerHeight + scrollY >= document.documentElement.scrollHeight - NEAR_END_PX) setLimit(drawnLimit.current + ROWS);
+      if (innerHeight + scrollY >= document.documentElement.scrollHeight - NEAR_END_PX) grow.current();
     };
     // Asked once now too: the window may show the table's end with no scroll to come (made taller, or
     // the rows grown or filtered to fewer than fill it), where only the mouse's "show more" would grow it.
@@ -152,7 +154,7 @@ export function InvocationsView({ invocations, loaded, error, functions, params,
           </tbody>
         </table>
         {more && (
-          <button type="button" class="link more" data-testid="invocations-more" onClick={() => setLimit(limit + ROWS)}>
+          <button type="button" class="link more" data-testid="invocations-more" onClick={() => grow.current()}>
             Show {count(Math.min(ROWS, shown.length - limit))} more of {count(shown.length - limit)}
           </button>
         )}
