@@ -34,8 +34,12 @@ interface Props {
 const ROWS = 50;
 /** A row is at least this tall (px): the window's height over it is what fits. */
 const ROW_PX = 30;
-/** How near the page's end (px) a scroll draws more rows. */
-const NEAR_END_PX = 600;
+/**
+ * How near the page's end (px) a scroll draws more rows. Also asked at load and on resize, so it is
+ * kept well below what the first rows reach past the window (ten rows, about 340 px): more would
+ * grow the table at load on a page whose rows are a little shorter.
+ */
+const NEAR_END_PX = 200;
 
 /** Rows drawn at first: what fits the window, and ten more. */
 function firstRows(windowHeight: number): number {
