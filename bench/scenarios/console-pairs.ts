@@ -58,7 +58,10 @@ export async function sideBySide(ctx: BenchContext, topic: string, records: numb
   const result: SideBySide = { measured: [], page: [], stream: [], same: [] };
   const all: Kind[] = browser ? ['console', 'same', 'page', 'stream'] : ['console', 'same'];
   // BENCH_CONSOLE_KINDS (e.g. `same,stream`): only those kinds of pair, to compare two builds of one part quickly.
-  const kinds = process.env.BENCH_CONSOLE_KINDS ? all.filter((k) => process.env.BENCH_CONSOLE_KINDS!.split(',').includes(k)) : all;
+  const asked = process.env.BENCH_CONSOLE_KINDS?.split(',').map((k) => k.trim());
+  const unknown = asked?.filter((k) => !all.includes(k as Kind));
+  if (unknown?.length) throw new Error(`bench: BENCH_CONSOLE_KINDS names ${unknown.join(', ')}; the kinds of pair here are ${all.join(', ')}`);
+  const kinds = asked ? all.filter((k) => asked.includes(k)) : all;
   for (let i = 0; i < pairs * kinds.length; i++) {
     const kind = kinds[i % kinds.length]!;
     let reading: PairReading | PageReading | undefined;

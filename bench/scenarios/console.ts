@@ -54,18 +54,30 @@ export const consoleCost: Scenario = async (ctx) => {
       const interval = (d: PairsSummary['beyondNoise']['cpu']) => `${signed(d.difference)} (90%: ${signed(d.low)} to ${signed(d.high)})`;
       const holdsZero = (d: PairsSummary['beyondNoise']['cpu']) => d.low <= 0 && d.high >= 0;
       const ms = (xs: number[]) => `${median(xs).toFixed(2)} ms`;
-      figures.push(
-        { scenario: 'console', figure: `${at}: console on, no page open: the time in and under its code, against the poller's CPU per record (a profiled drain)`, value: `${share(code.share)} (${code.consolePer1000.toFixed(3)} of ${code.processPer1000.toFixed(2)} ms per 1,000 records; ${code.perInvocationMicros.toFixed(1)} µs an invocation)`, target: '< 1%', met: code.share < 0.01 },
-        { scenario: 'console', figure: `  no page, side by side (${pairs} of each kind): CPU per record, console beside the baseline less the baseline beside itself (difference of medians)`, value: interval(noPage.beyondNoise.cpu), target: 'holds 0', met: holdsZero(noPage.beyondNoise.cpu) },
-        { scenario: 'console', figure: `  the same for throughput`, value: interval(noPage.beyondNoise.throughput), target: 'holds 0', met: holdsZero(noPage.beyondNoise.throughput) },
-        { scenario: 'console', figure: `  medians of the pairs, console beside the baseline / the baseline beside itself: throughput cost; CPU per record`, value: `${signed(noPage.throughputCost)} / ${signed(median(paired.same.map((p) => p.throughputCost)))}; ${signed(noPage.cpuCost)} / ${signed(median(paired.same.map((p) => p.cpuCost)))}` },
-        { scenario: 'console', figure: `  the baseline beside itself, widest difference: throughput / CPU per record`, value: `${share(noPage.noise.throughput)} / ${share(noPage.noise.cpu)}` },
-        { scenario: 'console', figure: `  page open in Chromium on live invocations, side by side: CPU per record, against the baseline beside itself`, value: interval(open.beyondNoise.cpu), target: '< 5%', met: open.beyondNoise.cpu.difference < 0.05 },
-        { scenario: 'console', figure: `  the same for throughput (Chromium's CPU slows both pollers of a pair alike)`, value: interval(open.beyondNoise.throughput), target: '< 5%', met: open.beyondNoise.throughput.difference < 0.05 },
-        { scenario: 'console', figure: `  its live stream read by the bench, no browser (the poller's part of a page's cost): CPU per record, against the baseline beside itself`, value: interval(streamed.beyondNoise.cpu) },
-        { scenario: 'console', figure: `  the same for throughput`, value: interval(streamed.beyondNoise.throughput) },
-        { scenario: 'console', figure: `  CPU per 1,000 records, medians of the page pairs: baseline / console with its page open / Chromium`, value: `${ms(paired.page.map((p) => p.cpuPer1000[0]))} / ${ms(paired.page.map((p) => p.cpuPer1000[1]))} / ${ms(paired.page.map((p) => p.browserPer1000))}` },
-      );
+      // Each kind of pair is read against the baseline beside itself: figures only for the kinds that ran (BENCH_CONSOLE_KINDS).
+      const against = (xs: unknown[]) => xs.length > 0 && paired.same.length > 0;
+      figures.push({ scenario: 'console', figure: `${at}: console on, no page open: the time in and under its code, against the poller's CPU per record (a profiled drain)`, value: `${share(code.share)} (${code.consolePer1000.toFixed(3)} of ${code.processPer1000.toFixed(2)} ms per 1,000 records; ${code.perInvocationMicros.toFixed(1)} µs an invocation)`, target: '< 1%', met: code.share < 0.01 });
+      if (against(paired.measured)) {
+        figures.push(
+          { scenario: 'console', figure: `  no page, side by side (${pairs} of each kind): CPU per record, console beside the baseline less the baseline beside itself (difference of medians)`, value: interval(noPage.beyondNoise.cpu), target: 'holds 0', met: holdsZero(noPage.beyondNoise.cpu) },
+          { scenario: 'console', figure: `  the same for throughput`, value: interval(noPage.beyondNoise.throughput), target: 'holds 0', met: holdsZero(noPage.beyondNoise.throughput) },
+          { scenario: 'console', figure: `  medians of the pairs, console beside the baseline / the baseline beside itself: throughput cost; CPU per record`, value: `${signed(noPage.throughputCost)} / ${signed(median(paired.same.map((p) => p.throughputCost)))}; ${signed(noPage.cpuCost)} / ${signed(median(paired.same.map((p) => p.cpuCost)))}` },
+        );
+      }
+      if (paired.same.length > 0) figures.push({ scenario: 'console', figure: `  the baseline beside itself, widest difference: throughput / CPU per record`, value: `${share(noPage.noise.throughput)} / ${share(noPage.noise.cpu)}` });
+      if (against(paired.page)) {
+        figures.push(
+          { scenario: 'console', figure: `  page open in Chromium on live invocations, side by side: CPU per record, against the baseline beside itself`, value: interval(open.beyondNoise.cpu), target: '< 5%', met: open.beyondNoise.cpu.difference < 0.05 },
+          { scenario: 'console', figure: `  the same for throughput (Chromium's CPU slows both pollers of a pair alike)`, value: interval(open.beyondNoise.throughput), target: '< 5%', met: open.beyondNoise.throughput.difference < 0.05 },
+        );
+      }
+      if (against(paired.stream)) {
+        figures.push(
+          { scenario: 'console', figure: `  its live stream read by the bench, no browser (the poller's part of a page's cost): CPU per record, against the baseline beside itself`, value: interval(streamed.beyondNoise.cpu) },
+          { scenario: 'console', figure: `  the same for throughput`, value: interval(streamed.beyondNoise.throughput) },
+        );
+      }
+      if (paired.page.length > 0) figures.push({ scenario: 'console', figure: `  CPU per 1,000 records, medians of the page pairs: baseline / console with its page open / Chromium`, value: `${ms(paired.page.map((p) => p.cpuPer1000[0]))} / ${ms(paired.page.map((p) => p.cpuPer1000[1]))} / ${ms(paired.page.map((p) => p.browserPer1000))}` });
       data[`batchSize${batchSize}`] = { sideBySide: paired, beyondNoise: noPage.beyondNoise, pageOpen: open.beyondNoise, streamRead: streamed.beyondNoise, consoleCode: code };
     }
   } finally {
