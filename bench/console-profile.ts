@@ -2,8 +2,9 @@
  * `node --import tsx bench/console-profile.ts [records] [SIDE[,SIDE]]`: where the poller's extra CPU goes
  * with the console (the console scenario's firehose: batchSize 100, a line per invocation). A SIDE is
  * no-console (the health server alone), no-page (the console on, no page), stream (its live stream
- * read by this process, no browser) or page-open (Chromium on the live invocations view); two sides (no-page,page-open unless named) drain the backlog in turn in
- * this process, each with a V8 CPU profile from a quarter of it done to the end, and it prints the
+ * read by this process, no browser) or page-open (Chromium on the live invocations view); two sides
+ * (no-page,page-open unless named) drain the backlog in turn in this process, each with a V8 CPU
+ * profile from a quarter of it done to the end, and it prints the
  * functions whose self time grew the most from the first to the second (with one side named, that
  * side's busiest functions). With a page, Chromium's CPU over the window per process type (renderer,
  * gpu-process, the browser). BENCH_CONSOLE_BATCH_SIZE=1000 runs the throughput scenario's shape

@@ -4,11 +4,13 @@
  * console on, and both are read at the same instants (records done, CPU of the whole process).
  * Taken one after the other, the same pass ran anywhere from 6.2 to 8.7 ms of CPU per 1,000 records
  * within one run (this machine's drift, 2026-12-06), far more than a 2% cost; side by side the drift
- * falls on both pollers of a pair alike. Three kinds of pair alternate: the baseline beside the
+ * falls on both pollers of a pair alike. Four kinds of pair alternate: the baseline beside the
  * console with no page open, beside the console with its page open in Chromium on live
- * invocations (given a browser), and beside itself, which shows what the instrument cannot tell
- * apart: a cost inside its spread is not measurable. Chromium's CPU counts on both pollers of a
- * page pair alike (the machine's cores are shared); its own CPU per 1,000 records is read too.
+ * invocations, beside the console whose live stream the bench reads itself (the poller's part of a
+ * page's cost, without the drawing; these two given a browser), and beside itself, which shows what
+ * the instrument cannot tell apart: a cost inside its spread is not measurable. Chromium's CPU
+ * counts on both pollers of a page pair alike (the machine's cores are shared); its own CPU per
+ * 1,000 records is read too.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { get, type ClientRequest } from 'node:http';
