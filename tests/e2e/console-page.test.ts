@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { ConsoleActions } from '../../framework/console/actions.ts';
 import type { ConsoleState } from '../../framework/console/console-state.ts';
 import { InvocationHistory } from '../../framework/console/history.ts';
@@ -21,6 +21,8 @@ let url: string;
 let offset = 0;
 /** Live streams (/api/live) the server holds open now. */
 let streams = 0;
+/** While set, a new live stream is answered only once it settles: a stream slow to open. */
+let holdLive: Promise<void> | undefined;
 
 function run(key: string, functionName = 'f'): void {
   const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] };
@@ -31,16 +33,23 @@ function run(key: string, functionName = 'f'): void {
 beforeAll(async () => {
   const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, unlisted: history.unlistedCounts(), eventsPerSecond: 10, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
   const routes = consoleServer({ title: 'page test', state, history, actions: { refreshOffsets: async () => {} } as unknown as ConsoleActions, readOnly: true });
-  server = createServer((req, res) => {
+  server = createServer(async (req, res) => {
     if (req.url === '/api/live') {
       streams++;
       res.on('close', () => streams--);
+      await holdLive;
+      if (res.destroyed) return;
     }
     void (routes.handle(req, res) || res.writeHead(404).end());
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   browser = await chromium.launch({ executablePath: process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+});
+
+// A test that failed before closing its page must not leave its stream open for the next one.
+afterEach(async () => {
+  for (const context of browser.contexts()) await context.close();
 });
 
 afterAll(async () => {
@@ -176,6 +185,34 @@ it('a row seen running while the tab was away shows how it ended, though 200 new
   await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
   await expect.poll(async () => { await page.clock.runFor(1_000); return row.getAttribute('data-outcome'); }, { timeout: 15_000 }).toBe('ok');
   await page.close();
+}, 60_000);
+
+it('a row seen running in a tab hidden before its stream first opened shows how it ended once shown', async () => {
+  const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from('early-one'), value: Buffer.from('v'), headers: [] };
+  const early = history.start({ functionName: 'early', records: [record], source: { bootstrapServers: 'b:9092' }, requestId: 'early-one' });
+  let release!: () => void;
+  holdLive = new Promise((done) => (release = done)); // the first stream has not opened when the tab is hidden
+  const page = await browser.newPage();
+  try {
+    await page.clock.install();
+    await page.goto(`${url}#/invocations?function=early`);
+    const row = page.locator(`tr[data-id="${early.id}"]`);
+    await expect.poll(() => row.getAttribute('data-outcome'), { timeout: 15_000 }).toBe('running');
+    expect(await page.getByTestId('live-status').textContent()).not.toContain('live');
+    await page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
+    await page.clock.runFor(11_000);
+    await expect.poll(() => streams, { timeout: 15_000 }).toBe(0);
+    holdLive = undefined;
+    release();
+    history.end(early, { ok: true, durationMs: 5 });
+    await page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
+    await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+    await expect.poll(async () => { await page.clock.runFor(1_000); return row.getAttribute('data-outcome'); }, { timeout: 15_000 }).toBe('ok');
+  } finally {
+    holdLive = undefined;
+    release();
+    await page.close();
+  }
 }, 60_000);
 
 it('says how many successes ran unlisted while no page was open, for the function filtered on', async () => {

@@ -1,7 +1,7 @@
 /**
  * The page's live state: the overview (GET /api/overview, then the `overview` event once a second,
  * with the server clock's offset), whether the EventSource is open, and the invocation list
- * (GET /api/invocations?limit=200 at start and after each reconnect, then `invocations` batches,
+ * (GET /api/invocations?limit=200 at start and each time the stream opens, then `invocations` batches,
  * applied in batches of at most one per 250 ms (the server's pace; one a second past FIREHOSE changes a batch) so a busy poller does not re-render per event).
  * When the overview's startedAt changes, the server is another process: its invocation ids start
  * over (the list is fetched anew) and the page's token is stale (`restarted` says so).
@@ -55,7 +55,6 @@ export function useLive(): Live {
     let source: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let flush: ReturnType<typeof setTimeout> | undefined;
-    let opened = false;
     let hidden: ReturnType<typeof setTimeout> | undefined;
     let paused = false;
     let startedAt: number | undefined;
@@ -122,9 +121,10 @@ export function useLive(): Live {
       source = es;
       es.onopen = () => {
         setConnected(true);
-        // After a reconnect, fill in what ended while the stream was down.
-        if (opened) loadInvocations(true);
-        opened = true;
+        // Fill in what ended while no stream was open: after a reconnect, and at the first open
+        // too (between the first list and this open; a tab hidden before its stream opened
+        // reaches here only when shown again).
+        loadInvocations(true);
       };
       es.onerror = () => {
         setConnected(false);
