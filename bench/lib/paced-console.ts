@@ -45,7 +45,7 @@ export async function pacedConsole(perSecond: number, batchSize: number): Promis
     }));
   };
   const events = new Instrumentation();
-  const history = new InvocationHistory();
+  const history = new InvocationHistory(process.env.BENCH_LISTED_PER_SECOND ? { listedPerSecond: Number(process.env.BENCH_LISTED_PER_SECOND) } : {});
   const inner: Invoker = {
     overheadMs: 0, prepare: async () => {}, close: async () => {},
     invoke: async (r): Promise<InvokeResult> => {

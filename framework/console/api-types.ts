@@ -32,11 +32,14 @@ export interface Overview {
   historySize: number;
   /**
    * Per function, the successful invocations not listed: past `eventsPerSecond` of them in a second
-   * while no page was open (every one that failed is listed; the totals count them all).
+   * while no page was open, past `listedPerSecond` while one was (every one that failed is listed;
+   * the totals count them all).
    */
   unlisted: Record<string, number>;
   /** The invocations a second of a function listed while no page is open (and whose events are kept). */
   eventsPerSecond: number;
+  /** The invocations a second of a function listed while a page is open. */
+  listedPerSecond: number;
   triggers: TriggerView[];
   /** Group membership changes, newest first (at most 200). */
   timeline: TimelineEntry[];

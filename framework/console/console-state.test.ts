@@ -16,7 +16,7 @@ function setup(trigger: TriggerSpec = spec) {
   const events = new Instrumentation();
   const health = new HealthTracker([trigger], events, clock);
   const progress = new ProgressTracker([trigger], events, clock);
-  const state = new ConsoleState({ service: 's', stage: 'dev', mode: 'read-write', historySize: 200, unlisted: () => ({}), eventsPerSecond: 10, triggers: [trigger], events, health, progress, now: clock });
+  const state = new ConsoleState({ service: 's', stage: 'dev', mode: 'read-write', historySize: 200, unlisted: () => ({}), eventsPerSecond: 10, listedPerSecond: 50, triggers: [trigger], events, health, progress, now: clock });
   // As ChunkInvoker tells them: the event, then the console's watcher.
   const chunkStart = (c: SluiceEvents['poller.chunk_start']): void => (events.emit('poller.chunk_start', c), state.chunkStarted(c));
   const chunkEnd = (c: SluiceEvents['poller.chunk_end']): void => (events.emit('poller.chunk_end', c), state.chunkEnded(c));

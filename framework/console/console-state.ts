@@ -47,9 +47,10 @@ export interface ConsoleStateOptions {
   stage: string;
   mode: ConsoleMode;
   historySize: number;
-  /** The history's count of successful invocations it did not list, per function, and the rate it lists with no page open. */
+  /** The history's count of successful invocations it did not list, per function, and the rates it lists at with no page open and with one. */
   unlisted: () => Record<string, number>;
   eventsPerSecond: number;
+  listedPerSecond: number;
   triggers: TriggerSpec[];
   events: Instrumentation;
   health: HealthTracker;
@@ -185,7 +186,7 @@ export class ConsoleState {
     }
     return {
       service: this.o.service, stage: this.o.stage, mode: this.o.mode, now: this.now(), startedAt: this.startedAt, historySize: this.o.historySize,
-      unlisted: this.o.unlisted(), eventsPerSecond: this.o.eventsPerSecond,
+      unlisted: this.o.unlisted(), eventsPerSecond: this.o.eventsPerSecond, listedPerSecond: this.o.listedPerSecond,
       triggers: this.all().map((s) => this.view(s, health, progress)), timeline: [...this.timeline], topics: [...topics],
     };
   }

@@ -21,7 +21,8 @@ const source = { bootstrapServers: 'b:9092' };
 describe('the keys of a summary', () => {
   it('are not decoded per invocation at a firehose, and are there, the first five, when asked for after the records went', () => {
     decoded.n = 0;
-    const h = new InvocationHistory({}, () => 1_000_000); // one second: past 10 a second, a successful one lets its records go
+    // One second: past 10 a second, a successful one lets its records go; every one listed.
+    const h = new InvocationHistory({ listedPerSecond: 1_000 }, () => 1_000_000);
     h.subscribe(() => undefined); // a page open (no page: those past the rate are not listed at all)
     for (let i = 0; i < 1_000; i++) {
       const e = h.start({ functionName: 'f', records: Array.from({ length: 10 }, (_, j) => record(i * 10 + j, `key-${i}-${j}`)), source, requestId: `r${i}`, attempt: 1 });

@@ -146,7 +146,7 @@ describe('InvocationHistory', () => {
   it('past 10 invocations a second of a function (the default), with a page open, keeps the records of the first 10 and of every failure', () => {
     let now = 5_000;
     const h = new InvocationHistory({}, () => now);
-    h.subscribe(() => undefined); // a page open: every invocation listed
+    h.subscribe(() => undefined); // a page open: the first 50 a second listed
     const run = (i: number, ok: boolean, answer: { reportedFailedFrom?: number; malformedResponse?: string } = {}) => {
       const e = h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}` });
       h.ended(`r${i}`, { ok, durationMs: 1 }, answer); // with the poller's reading of the answer
@@ -198,13 +198,38 @@ describe('InvocationHistory', () => {
     expect(failed.errorDetail?.message).toBe('boom 51');
     expect(partial.response).toEqual({ batchItemFailures: [{ itemIdentifier: '60' }] });
     expect(h.usage().eventBytes).toBe(listed.reduce((n, e) => n + e.bytes, 0));
-    // A page opens: every invocation is listed again.
+    // A page opens: the first 50 a second are listed (this is the 16th this second).
     const off = h.subscribe(() => undefined);
     const seen = run(63, true);
     expect(h.list({ limit: 1 })[0]!.id).toBe(seen.id);
     off();
     now += 1_000; // a new second: its first 10 listed again
     const next = run(64, true);
+    expect(h.list({ limit: 1 })[0]!.id).toBe(next.id);
+  });
+
+  it('with a page open, past 50 invocations a second of a function (the default), lists only the failures and replays, and counts the other successes', () => {
+    let now = 5_000;
+    const h = new InvocationHistory({}, () => now);
+    const told: string[] = [];
+    h.subscribe((e) => told.push(e.id)); // a page open
+    const run = (i: number, ok: boolean, replay = false) => {
+      const e = h.start({ functionName: 'a', records: [record(i)], source, requestId: `r${i}`, replay });
+      h.end(e, ok ? { ok, durationMs: 1 } : { ok, durationMs: 1, error: { kind: 'error', name: 'Error', message: `boom ${i}` } });
+      return e;
+    };
+    for (let i = 0; i < 50; i++) run(i, true);
+    const running = h.start({ functionName: 'a', records: [record(99)], source, requestId: 'r99' }); // the 51st: not listed while it runs
+    const over = run(100, true);
+    const failed = run(101, false);
+    const replay = run(102, true, true);
+    expect(h.list({ limit: 1000 }).map((e) => e.firstOffset).sort((a, b) => a - b)).toEqual([...Array.from({ length: 50 }, (_, i) => i), 101, 102]);
+    expect([running.id, over.id].some((id) => told.includes(id))).toBe(false);
+    expect(eventOf(failed)?.map((r) => r.offset)).toEqual([101]);
+    h.end(running, { ok: true, durationMs: 1 });
+    expect(h.unlistedCounts()).toEqual({ a: 2 });
+    now += 1_000; // a new second: its first 50 listed again
+    const next = run(103, true);
     expect(h.list({ limit: 1 })[0]!.id).toBe(next.id);
   });
 

@@ -36,7 +36,7 @@ import type { InvocationSummary, LogLine } from './api-types.ts';
  * batchSize 1000, ten events a second were 3.3 MB a second of copies held for seconds, which cost
  * the poller more garbage collection than all the rest of the console (side by side, 2026-12-06).
  */
-export const HISTORY_DEFAULTS = { size: 200, eventsPerSecond: 10, eventBytesPerSecond: 256 * 1024, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
+export const HISTORY_DEFAULTS = { size: 200, eventsPerSecond: 10, listedPerSecond: 50, eventBytesPerSecond: 256 * 1024, eventBytes: 8 * 1024 * 1024, detailBytes: 8 * 1024 * 1024, logLines: 500, logLineBytes: 8 * 1024, responseBytes: 256 * 1024, errorBytes: 16 * 1024 } as const;
 export type HistoryLimits = { [K in keyof typeof HISTORY_DEFAULTS]: number };
 
 /**
@@ -123,8 +123,9 @@ export class InvocationHistory {
   start(s: InvocationStart): Invocation {
     const first = s.records[0];
     const last = s.records[s.records.length - 1];
-    const underRate = s.replay || this.underRate(s.functionName);
-    const quiet = !underRate && this.listeners.size === 0;
+    const nth = s.replay ? 0 : this.thisSecond(s.functionName).started++;
+    const underRate = s.replay || nth < this.limits.eventsPerSecond;
+    const quiet = !underRate && (this.listeners.size === 0 || nth >= this.limits.listedPerSecond);
     // Every field it will ever have, from the start: one shape, no property store grown later.
     const entry: Invocation = {
       id: `${nextId++}`, function: s.functionName, topic: first?.topic ?? '', partition: first?.partition ?? -1,
@@ -264,11 +265,6 @@ export class InvocationHistory {
       this.pastRateReasons.set(fn, reason);
     }
     return reason;
-  }
-
-  /** Whether one more invocation of `fn` starting now is within this second's eventsPerSecond. */
-  private underRate(fn: string): boolean {
-    return this.thisSecond(fn).started++ < this.limits.eventsPerSecond;
   }
 
   /** Whether a success's event of `bytes` fits in this second's eventBytesPerSecond of `fn` (the first of a second always does). */

@@ -40,7 +40,8 @@ export function startConsole(o: {
 }): ServiceConsole {
   const { settings, events } = o;
   const state = new ConsoleState({ service: settings.service, stage: settings.stage, mode: settings.mode, historySize: settings.history.limits.size,
-    unlisted: () => settings.history.unlistedCounts(), eventsPerSecond: settings.history.limits.eventsPerSecond, triggers: o.triggers, events, health: o.health, progress: o.progress });
+    unlisted: () => settings.history.unlistedCounts(), eventsPerSecond: settings.history.limits.eventsPerSecond,
+    listedPerSecond: settings.history.limits.listedPerSecond, triggers: o.triggers, events, health: o.health, progress: o.progress });
   const { history } = settings;
   // Two direct calls per invocation: the chunk in flight and the history's entry, then how it ended
   // (its chunk_end event, which carries the poller's reading of the answer, handed on as it is).

@@ -26,7 +26,7 @@ it('counts an invocation in the 5-second bucket it ended in, whenever the consol
   const clock = () => now;
   const events = new Instrumentation();
   const state = new ConsoleState({
-    service: 's', stage: 'dev', mode: 'read-write', historySize: 200, unlisted: () => ({}), eventsPerSecond: 10, triggers: [spec], events,
+    service: 's', stage: 'dev', mode: 'read-write', historySize: 200, unlisted: () => ({}), eventsPerSecond: 10, listedPerSecond: 50, triggers: [spec], events,
     health: new HealthTracker([spec], events, clock), progress: new ProgressTracker([spec], events, clock), now: clock,
   });
   // The clock and the timers move together, as they do outside a test.

@@ -19,7 +19,7 @@ const spec = {
 describe('Review 3 (e6da7c9): a queue trigger whose topic now has fewer partitions', () => {
   it('no longer shows the removed partition and its old backlog', () => {
     const events = new Instrumentation();
-    const state = new ConsoleState({ service: 's', stage: 'dev', mode: 'read-write', historySize: 200, unlisted: () => ({}), eventsPerSecond: 10, triggers: [spec], events, health: new HealthTracker([spec], events), progress: new ProgressTracker([spec], events) });
+    const state = new ConsoleState({ service: 's', stage: 'dev', mode: 'read-write', historySize: 200, unlisted: () => ({}), eventsPerSecond: 10, listedPerSecond: 50, triggers: [spec], events, health: new HealthTracker([spec], events), progress: new ProgressTracker([spec], events) });
     const q = { functionName: 'orders', topic: 'orders', groupId: 'g' };
     events.emit('queue.lag', { ...q, partitions: [{ partition: 0, lag: 0 }, { partition: 1, lag: 0 }, { partition: 2, lag: 500 }] });
     // Deleted and made again with 2 partitions: every later reading has partitions 0 and 1, all read.

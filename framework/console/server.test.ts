@@ -50,7 +50,7 @@ async function live(history: InvocationHistory): Promise<{ next(): Promise<Invoc
 
 describe('the console live stream', () => {
   it('sends the newest 200 invocations changed since its last message, in order of their latest change', async () => {
-    const history = new InvocationHistory();
+    const history = new InvocationHistory({ listedPerSecond: 1_000 }); // more listed than one message holds
     const page = await live(history);
     const started = Array.from({ length: 1_000 }, (_, i) => history.start({ functionName: 'f', records: [record(i)], source: { bootstrapServers: 'b' }, requestId: `r${i}` }));
     // The oldest one ends last: its change is the latest.

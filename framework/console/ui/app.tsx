@@ -73,6 +73,7 @@ export function App() {
           canWrite={canWrite}
           unlisted={overview?.unlisted}
           eventsPerSecond={overview?.eventsPerSecond}
+          listedPerSecond={overview?.listedPerSecond}
         />
       );
       break;

@@ -25,9 +25,10 @@ interface Props {
   params: URLSearchParams;
   setParams: (params: URLSearchParams) => void;
   canWrite: boolean;
-  /** Per function, successful invocations not listed (they ran past eventsPerSecond while no page was open). */
+  /** Per function, successful invocations not listed (they ran past eventsPerSecond while no page was open, or past listedPerSecond while one was). */
   unlisted?: Record<string, number> | undefined;
   eventsPerSecond?: number | undefined;
+  listedPerSecond?: number | undefined;
 }
 
 /** Rows added by each "show more", or by scrolling near the table's end. */
@@ -56,7 +57,7 @@ function moveFocus(e: KeyboardEvent): void {
   }
 }
 
-export function InvocationsView({ invocations, loaded, error, functions, params, setParams, canWrite, unlisted, eventsPerSecond }: Props) {
+export function InvocationsView({ invocations, loaded, error, functions, params, setParams, canWrite, unlisted, eventsPerSecond, listedPerSecond }: Props) {
   const query = params.toString();
   const filter = useMemo(() => filterFromParams(new URLSearchParams(query)), [query]);
   const keyInput = useRef<HTMLInputElement>(null);
@@ -177,20 +178,20 @@ export function InvocationsView({ invocations, loaded, error, functions, params,
       </div>
       <InvocationFilters filter={filter} functions={functions} keyInput={keyInput} onChange={(f) => setParams(filterToParams(f))} />
       {error && loaded && <ErrorNote>Could not refresh the invocations: {error}</ErrorNote>}
-      <UnlistedNote unlisted={unlisted} only={filter.function} eventsPerSecond={eventsPerSecond} />
+      <UnlistedNote unlisted={unlisted} only={filter.function} eventsPerSecond={eventsPerSecond} listedPerSecond={listedPerSecond} />
       {body}
     </div>
   );
 }
 
-/** Says that successes ran unlisted while no page was open, and how many, for the function filtered on (or all). */
-function UnlistedNote({ unlisted, only, eventsPerSecond }: { unlisted: Record<string, number> | undefined; only: string; eventsPerSecond: number | undefined }) {
+/** Says that successes ran unlisted past the rates the console lists at, and how many, for the function filtered on (or all). */
+function UnlistedNote({ unlisted, only, eventsPerSecond, listedPerSecond }: { unlisted: Record<string, number> | undefined; only: string; eventsPerSecond: number | undefined; listedPerSecond: number | undefined }) {
   const counts = Object.entries(unlisted ?? {}).filter(([fn, n]) => n > 0 && (!only || fn === only));
   if (counts.length === 0) return null;
   return (
     <p class="muted note" data-testid="invocations-unlisted">
-      With no page open (or its tab hidden for 10 s), the console lists the first {count(eventsPerSecond ?? 0)} invocations a second of a function and
-      every one that failed; successful invocations past that were counted, not listed: {counts.map(([fn, n]) => `${count(n)} of ${fn}`).join(', ')}. The
+      The console lists the first {count(eventsPerSecond ?? 0)} invocations a second of a function while no page is open (or its tab is hidden for
+      10 s), the first {count(listedPerSecond ?? 0)} while one is, and every one that failed; successful invocations past that were counted, not listed: {counts.map(([fn, n]) => `${count(n)} of ${fn}`).join(', ')}. The
       charts and totals count every invocation.
     </p>
   );
