@@ -7,7 +7,8 @@
  * they are kept within one byte budget for the whole history: past it, the oldest invocations'
  * records are dropped (their summaries stay, saying so). Past 10 invocations a second of one
  * function (`eventsPerSecond`), only the first 10 of each second and those that failed keep theirs,
- * and with no page open only those are listed at all (the others counted: unlistedCounts). What the handler
+ * and with no page open only those are listed at all (the others counted: unlistedCounts); with a
+ * page open, the first 50 a second (`listedPerSecond`) and every failure. What the handler
  * said (log lines, its answer, its error) is bounded per invocation (500 lines of 8 KiB, a 256 KiB
  * answer, 16 KiB of error message and of stack) and within a second budget for the whole history,
  * `detailBytes`, past which the oldest invocations lose their lines and answer the same way.
@@ -30,7 +31,11 @@ import type { InvocationSummary, LogLine } from './api-types.ts';
  * at that rate. With no page open, a success past the rate is not listed either: at a firehose a
  * ring of 200 holds a tenth of a second, which no one sees, and listing each cost the poller about
  * 4 µs of CPU (its ring, a copy of its first five keys, its answer's JSON): all the console does per
- * invocation went from 6.4–7.6 µs to 3.1–3.6 (bench/console-bookkeeping.ts). A local loop runs a few invocations a second:
+ * invocation went from 6.4–7.6 µs to 3.1–3.6 (bench/console-bookkeeping.ts). `listedPerSecond`: with a page
+ * open, past this many a second a success is counted, not listed, either: listing every one was
+ * the cost of serving a page (bench/console-serving.ts at 200 a second of 1,000 records: +27 and
+ * +39 ms of the poller's CPU a second with every one listed, +2, +4 and −1 with 50), and the ring
+ * of 200 then spans four seconds of a firehose, not one. A local loop runs a few invocations a second:
  * all are listed and keep their events. `eventBytesPerSecond`: past the first kept event of a
  * second, the successes' events kept that second hold at most this many bytes of records: at
  * batchSize 1000, ten events a second were 3.3 MB a second of copies held for seconds, which cost
@@ -62,9 +67,9 @@ export interface Invocation extends Omit<InvocationSummary, 'keys'> {
   errorDetail?: InvokeError;
   /** Pushed out of its ring: nothing of it enters a budget again (a replay still running, say). */
   gone?: true;
-  /** Started past eventsPerSecond with a page open (or running quiet when one opened): listed, its records kept only if it fails. */
+  /** Started past eventsPerSecond, within listedPerSecond, with a page open (or running quiet when one opened): listed, its records kept only if it fails. */
   pastRate?: true;
-  /** Started past eventsPerSecond with no page open: not listed (in no ring), only running; listed after all if it fails, or if a page opens while it runs. */
+  /** Started past eventsPerSecond with no page open, or past listedPerSecond with one: not listed (in no ring), only running; listed after all if it fails, or if a page opens while it runs. */
   quiet?: true;
 }
 
@@ -116,9 +121,9 @@ export class InvocationHistory {
   }
 
   /**
-   * An invocation starts. Past eventsPerSecond of its function this second, with no page open, it is
-   * quiet: not listed unless it fails (a success past the rate would push an older one out of a ring
-   * no one reads, and cost the poller the bookkeeping of each; with a page open, it is listed).
+   * An invocation starts. Past eventsPerSecond of its function this second with no page open, or
+   * past listedPerSecond with one, it is quiet: not listed unless it fails (a success past the rate
+   * would push an older one out of a ring no one reads, and cost the poller the bookkeeping of each).
    */
   start(s: InvocationStart): Invocation {
     const first = s.records[0];
@@ -190,7 +195,7 @@ export class InvocationHistory {
     if (entry) this.end(entry, r, reading);
   }
 
-  /** Successful invocations of each function that ran quiet (past eventsPerSecond, no page open) and were not listed. */
+  /** Successful invocations of each function that ran quiet (past eventsPerSecond with no page open, past listedPerSecond with one) and were not listed. */
   unlistedCounts(): Record<string, number> {
     return Object.fromEntries([...this.unlistedBy].map(([fn, c]) => [fn, c.n]));
   }
