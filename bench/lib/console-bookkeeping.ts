@@ -7,25 +7,14 @@
  * writes a line: the console scenario's firehose.
  */
 import { randomUUID } from 'node:crypto';
-import type { TriggerSpec } from '../../framework/config/types.ts';
 import { InvocationHistory } from '../../framework/console/history.ts';
-import { startConsole } from '../../framework/console/index.ts';
 import type { KafkaRecord } from '../../framework/event/record.ts';
 import type { Invoker, InvokeResult } from '../../framework/invoke/types.ts';
-import { Instrumentation } from '../../framework/observe/events.ts';
-import { HealthTracker } from '../../framework/observe/health.ts';
-import { createLogger } from '../../framework/observe/logger.ts';
-import { ProgressTracker } from '../../framework/observe/progress.ts';
-import { ChunkInvoker } from '../../framework/poller/chunk-invoker.ts';
 import { median } from './stats.ts';
+import { benchTrigger, wiredConsole } from './wired-console.ts';
 
 const ROUNDS = 7;
-const logger = createLogger('bench', { level: 'error' });
-const spec = {
-  functionName: 'f', topic: 't', consumerGroupId: 'g', path: 'functions.f.events[0].sluice', timeoutMs: 10_000, maxPollIntervalMs: 120_000,
-  batchSize: 100, parallelizationFactor: 1, engine: 'kafkajs', failure: {},
-} as unknown as TriggerSpec;
-const source = { bootstrapServers: 'b:9092' };
+const spec = benchTrigger('t', 100);
 const value = Buffer.alloc(256, 'v');
 const batch = (from: number): KafkaRecord[] =>
   Array.from({ length: 100 }, (_, i) => ({ topic: 't', partition: from % 6, offset: from + i, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(`key-${from + i}`), value, headers: [] }));
@@ -42,9 +31,6 @@ export async function consoleBookkeeping(invocations: number): Promise<{ without
 }
 
 async function round(withConsole: boolean, invocations: number): Promise<number> {
-  const events = new Instrumentation();
-  const health = new HealthTracker([spec], events);
-  const progress = new ProgressTracker([spec], events);
   const history = new InvocationHistory();
   const tap = withConsole ? (id: string | undefined, text: string) => history.log(id, 'info', text) : () => undefined;
   const inner: Invoker = {
@@ -56,11 +42,8 @@ async function round(withConsole: boolean, invocations: number): Promise<number>
       return { ok: true, payload: { start: 1 }, durationMs: 1, requestId };
     },
   };
-  const run = withConsole
-    ? startConsole({ settings: { mode: 'read-write', history, service: 's', stage: 'dev' }, triggers: [spec], events, health, progress, invoker: inner, clusterOf: () => ({ brokers: ['b:9092'], security: {} }), logger })
-    : undefined;
   // The poller's own code for an invocation (its events, the console's watcher), heartbeats aside.
-  const chunks = new ChunkInvoker(spec, inner, events, logger, 3_000, source, run?.watcher);
+  const { chunks, console: run } = wiredConsole(spec, inner, withConsole ? history : undefined, 'b:9092');
   const cpu = process.cpuUsage();
   for (let i = 0; i < invocations; i++) {
     const records = batches[i % batches.length]!;

@@ -1,23 +1,17 @@
 /**
- * The console wired as service-runner.ts wires it (the trigger of console-bookkeeping.ts), its
- * routes served on loopback, and invocations started at a fixed pace through the poller's own
- * ChunkInvoker, no broker: batches of fresh records spread over 6 partitions, each invocation
- * ending 5–50 ms after it starts. For the tools that read what a page costs, in the browser
+ * The console wired as service-runner.ts wires it (lib/wired-console.ts), its routes served on
+ * loopback, and invocations started at a fixed pace through the poller's own ChunkInvoker, no
+ * broker: batches of fresh records spread over 6 partitions, each invocation ending 5–50 ms after
+ * it starts. For the tools that read what a page costs, in the browser
  * (console-page.ts) or in the process serving it (console-serving.ts), at a steady load.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TriggerSpec } from '../../framework/config/types.ts';
 import { InvocationHistory } from '../../framework/console/history.ts';
-import { startConsole } from '../../framework/console/index.ts';
 import type { KafkaRecord } from '../../framework/event/record.ts';
 import type { Invoker, InvokeResult } from '../../framework/invoke/types.ts';
-import { Instrumentation } from '../../framework/observe/events.ts';
-import { HealthTracker } from '../../framework/observe/health.ts';
-import { createLogger } from '../../framework/observe/logger.ts';
-import { ProgressTracker } from '../../framework/observe/progress.ts';
-import { ChunkInvoker } from '../../framework/poller/chunk-invoker.ts';
+import { benchTrigger, wiredConsole } from './wired-console.ts';
 
 const PARTITIONS = 6;
 /** Where nothing listens: the console's offset reads fail at once. */
@@ -30,11 +24,7 @@ export interface PacedConsole {
 }
 
 export async function pacedConsole(perSecond: number, batchSize: number): Promise<PacedConsole> {
-  const logger = createLogger('bench', { level: 'error' });
-  const spec = {
-    functionName: 'orders', topic: 'orders', consumerGroupId: 'g', path: 'functions.orders.events[0].sluice', timeoutMs: 10_000, maxPollIntervalMs: 120_000,
-    batchSize, parallelizationFactor: 1, engine: 'kafkajs', failure: {},
-  } as unknown as TriggerSpec;
+  const spec = benchTrigger('orders', batchSize);
   const value = Buffer.alloc(256, 'v');
   const next = new Array<number>(PARTITIONS).fill(0);
   const batchOf = (partition: number): KafkaRecord[] => {
@@ -44,7 +34,6 @@ export async function pacedConsole(perSecond: number, batchSize: number): Promis
       topic: 'orders', partition, offset: from + i, timestamp: Date.now(), timestampType: 'CREATE_TIME', key: Buffer.from(`key-${(from + i) % 997}`), value: Buffer.from(value), headers: [],
     }));
   };
-  const events = new Instrumentation();
   const history = new InvocationHistory(process.env.BENCH_LISTED_PER_SECOND ? { listedPerSecond: Number(process.env.BENCH_LISTED_PER_SECOND) } : {});
   const inner: Invoker = {
     overheadMs: 0, prepare: async () => {}, close: async () => {},
@@ -56,11 +45,8 @@ export async function pacedConsole(perSecond: number, batchSize: number): Promis
       return { ok: true, payload: { batchItemFailures: [] }, durationMs, requestId };
     },
   };
-  const run = startConsole({
-    settings: { mode: 'read-write', history, service: 'bench', stage: 'dev' }, triggers: [spec], events, health: new HealthTracker([spec], events),
-    progress: new ProgressTracker([spec], events), invoker: inner, clusterOf: () => ({ brokers: [NOWHERE], security: {} }), logger,
-  });
-  const chunks = new ChunkInvoker(spec, inner, events, logger, 3_000, { bootstrapServers: NOWHERE }, run.watcher);
+  const { chunks, console: wired } = wiredConsole(spec, inner, history, NOWHERE);
+  const run = wired!;
   const server = createServer((req, res) => {
     if (!run.routes.handle(req, res)) res.writeHead(404).end();
   });

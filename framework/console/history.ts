@@ -34,7 +34,7 @@ import type { InvocationSummary, LogLine } from './api-types.ts';
  * invocation went from 6.4–7.6 µs to 3.1–3.6 (bench/console-bookkeeping.ts). `listedPerSecond`: with a page
  * open, past this many a second a success is counted, not listed, either: listing every one was
  * the cost of serving a page (bench/console-serving.ts at 200 a second of 1,000 records: +27 and
- * +39 ms of the poller's CPU a second with every one listed, +2, +4 and −1 with 50), and the ring
+ * +39 ms of the poller's CPU a second with every one listed, −3 to +14 with 50), and the ring
  * of 200 then spans four seconds of a firehose, not one. A local loop runs a few invocations a second:
  * all are listed and keep their events. `eventBytesPerSecond`: past the first kept event of a
  * second, the successes' events kept that second hold at most this many bytes of records: at
