@@ -11,6 +11,9 @@
  * GET  /api/live                     → server-sent events: `overview` (Overview, once a second)
  *                                      and `invocations` (InvocationSummary[], the ones that started or
  *                                      ended since the last, four times a second (once a second past 50), at most 200)
+ *                                      and `resync` (no data) after a message that could not say every
+ *                                      change: more than 200, or one running pushed out of its ring;
+ *                                      the page fetches the list again, and its running rows by id
  * POST /api/replay    ReplayRequest  → InvocationDetail (replay: true; nothing is committed)
  * POST /api/produce   ProduceRequest → ProduceResult
  * POST /api/redrive   RedriveRequest → RedriveResult

@@ -232,9 +232,20 @@ export class InvocationHistory {
   subscribe(listener: (i: Invocation) => void): () => void {
     this.listeners.add(listener);
     // A page opens: those running quiet are listed now, as if started with it open (past the rate:
-    // records kept only if they fail), so it sees every invocation in flight and how each ends.
+    // records kept only if they fail), so it sees every invocation in flight and how each ends;
+    // at most a ring's worth of a function, the newest (the older ones would be pushed out at once,
+    // their ends never recorded): the rest stay quiet, listed if they fail, counted if not.
     // (A copy: listing one may push a running one out of its ring, and out of `running`.)
-    for (const e of this.running.filter((r) => r.quiet)) {
+    const taken = new Map<string, number>();
+    const newest = this.running
+      .filter((r) => r.quiet)
+      .sort((a, b) => Number(b.id) - Number(a.id))
+      .filter((r) => {
+        const n = (taken.get(r.function) ?? 0) + 1;
+        taken.set(r.function, n);
+        return n <= this.limits.size;
+      });
+    for (const e of newest.reverse()) {
       this.listQuiet(e);
       e.pastRate = true;
       this.changed(e);
@@ -374,7 +385,8 @@ export class InvocationHistory {
   }
 
   private forget(e: Invocation): void {
-    if (e.outcome === 'running') this.stopped(e);
+    const running = e.outcome === 'running';
+    if (running) this.stopped(e);
     // Most hold no records (past the rate) and some no lines: no lookup for those.
     if (e.detailBytes > 0 && this.detailed.delete(e)) this.detailHeld -= e.detailBytes;
     if (e.bytes > 0 && this.holding.delete(e)) this.heldBytes -= e.bytes;
@@ -386,6 +398,8 @@ export class InvocationHistory {
       e.records = undefined;
       e.held = undefined;
     }
+    // A page told it runs is never told how it ends: told it is gone instead.
+    if (running) this.changed(e);
   }
 
   private changed(e: Invocation): void {

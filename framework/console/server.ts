@@ -69,6 +69,8 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
   const changed = new Set<Invocation>();
   /** Changes since the last message, all of them (the pace past a firehose). */
   let changes = 0;
+  /** A change since the last message is not in `changed` (past its 200, or an invocation gone while running): the page is told to fetch again. */
+  let resync = false;
   let lastSent = 0;
   let lastSize = 0;
 
@@ -90,20 +92,28 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
       unsubscribe = o.history.subscribe((i) => {
         changes++;
         changed.delete(i); // re-added last: the set stays in order of the latest change
+        // Pushed out of its ring while running: its end will never be told, nor asked for by id.
+        if (i.gone && i.outcome === 'running') return void (resync = true);
         changed.add(i);
         // Only the newest are sent. Holding a firehose's second of invocations (and the records
         // each refers to) past the history's own ring cost the poller 40% more garbage collection.
-        if (changed.size > INVOCATIONS_PER_MESSAGE) changed.delete(changed.values().next().value!);
+        // A page that missed some (an end among them) fetches them.
+        if (changed.size > INVOCATIONS_PER_MESSAGE) {
+          changed.delete(changed.values().next().value!);
+          resync = true;
+        }
       });
       flusher = setInterval(() => {
         const now = Date.now();
-        if (changed.size === 0 || now - lastSent < (lastSize > FIREHOSE ? FIREHOSE_EVERY_MS : INVOCATIONS_EVERY_MS) - 10) return;
+        if ((changed.size === 0 && !resync) || now - lastSent < (lastSize > FIREHOSE ? FIREHOSE_EVERY_MS : INVOCATIONS_EVERY_MS) - 10) return;
         lastSize = changes;
         lastSent = now;
         const batch = [...changed].map(summaryOf);
         changed.clear();
         changes = 0;
-        push('invocations', batch);
+        if (batch.length > 0) push('invocations', batch);
+        if (resync) push('resync', null);
+        resync = false;
       }, INVOCATIONS_EVERY_MS);
     }
     req.on('close', () => {
@@ -120,6 +130,7 @@ export function consoleServer(o: ConsoleServerOptions): ConsoleServer {
     flusher = undefined;
     changed.clear();
     changes = 0;
+    resync = false;
     unsubscribe?.();
     unsubscribe = undefined;
   };

@@ -6,7 +6,8 @@
  * When the overview's startedAt changes, the server is another process: its invocation ids start
  * over (the list is fetched anew) and the page's token is stale (`restarted` says so).
  * A tab hidden for HIDDEN_CLOSE_MS closes its stream, so the poller serves no page no one looks at;
- * shown again, it reconnects and fetches what ended meanwhile. After any reconnect, the rows it
+ * shown again, it reconnects and fetches what ended meanwhile, as it does on the server's `resync`
+ * (a message that could not hold every change). After each fetch of the list, the rows it
  * last saw running are asked for by id (the newest 200 may no longer hold them): each comes back as
  * it ended, or goes from the list when the server's history no longer holds it.
  */
@@ -78,7 +79,8 @@ export function useLive(): Live {
       getJson<{ invocations: InvocationSummary[] }>(`/api/invocations?ids=${ids.join(',')}`, abort.signal)
         .then((body) => {
           const gone = new Set(ids.filter((id) => !body.invocations.some((i) => i.id === id)));
-          setInvocations((list) => mergeInvocations(list.filter((i) => !gone.has(i.id)), body.invocations, true));
+          // Not as live: an answer read before a row ended may arrive after the stream said it ended.
+          setInvocations((list) => mergeInvocations(list.filter((i) => !gone.has(i.id)), body.invocations, false));
         })
         .catch(() => undefined); // the next reconnect asks again
     };
@@ -137,6 +139,8 @@ export function useLive(): Live {
         const overview = parse<Overview>(event);
         if (overview) applyOverview(overview);
       });
+      // The server could not send every change (more than a message holds, or a running one left its ring).
+      es.addEventListener('resync', () => loadInvocations(true));
       es.addEventListener('invocations', (event) => {
         const batch = parse<InvocationSummary[]>(event);
         if (Array.isArray(batch)) for (const inv of batch) if (inv && typeof inv.id === 'string') queue(inv);
