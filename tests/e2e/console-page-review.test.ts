@@ -1,0 +1,69 @@
+/**
+ * Review of d8682a1/01af0fd: the built console page (dist/console) in Chromium against the
+ * console's own routes over a real InvocationHistory with its default limits (listedPerSecond 50),
+ * no poller, as console-page.test.ts does.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { ConsoleActions } from '../../framework/console/actions.ts';
+import type { ConsoleState } from '../../framework/console/console-state.ts';
+import { InvocationHistory, type Invocation } from '../../framework/console/history.ts';
+import { consoleServer } from '../../framework/console/server.ts';
+import type { KafkaRecord } from '../../framework/event/record.ts';
+
+const history = new InvocationHistory(); // the defaults: 50 a second of a function listed with a page open
+const startedAt = Date.now();
+let server: Server;
+let browser: Browser;
+let url: string;
+let offset = 0;
+let streams = 0;
+
+function start(functionName: string): Invocation {
+  const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(`k${offset}`), value: Buffer.from('v'), headers: [] };
+  return history.start({ functionName, records: [record], source: { bootstrapServers: 'b:9092' }, requestId: `r${record.offset}` });
+}
+
+beforeAll(async () => {
+  const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, unlisted: history.unlistedCounts(), eventsPerSecond: 10, listedPerSecond: 50, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
+  const routes = consoleServer({ title: 'review', state, history, actions: { refreshOffsets: async () => {} } as unknown as ConsoleActions, readOnly: true });
+  server = createServer((req, res) => {
+    if (req.url === '/api/live') {
+      streams++;
+      res.on('close', () => streams--);
+    }
+    void (routes.handle(req, res) || res.writeHead(404).end());
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({ executablePath: process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+});
+
+afterEach(async () => {
+  for (const context of browser.contexts()) await context.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  await new Promise((done) => server?.close(done));
+});
+
+it('an open, visible page shows how every invocation it saw running ended, though more than 200 listed ones changed between two messages', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${url}#/invocations?outcome=running`);
+  await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
+  await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+  const head = page.locator('.invocations-view .view-head p');
+  // Five busy functions, each within its first 50 a second: 250 listed, the page is sent the newest 200 running.
+  const started = ['f1', 'f2', 'f3', 'f4', 'f5'].flatMap((fn) => Array.from({ length: 50 }, () => start(fn)));
+  await expect.poll(() => head.textContent(), { timeout: 15_000 }).toMatch(/^200 of 200 shown/);
+  // They end, the last started first (durations differ): every one ends, none is running on the server.
+  for (const e of [...started].reverse()) history.end(e, { ok: true, durationMs: 1 });
+  expect(history.list({ limit: 1000, outcome: 'running' })).toHaveLength(0);
+  // The page, open and visible throughout, should show none running.
+  await expect.poll(() => head.textContent(), { timeout: 10_000 }).toMatch(/^0 of/);
+  await page.close();
+}, 60_000);
