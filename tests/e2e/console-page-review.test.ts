@@ -20,6 +20,8 @@ let browser: Browser;
 let url: string;
 let offset = 0;
 let streams = 0;
+/** While set, a new live stream is answered only once it settles: a stream slow to open. */
+let holdLive: Promise<void> | undefined;
 
 function start(functionName: string): Invocation {
   const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(`k${offset}`), value: Buffer.from('v'), headers: [] };
@@ -29,10 +31,12 @@ function start(functionName: string): Invocation {
 beforeAll(async () => {
   const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, unlisted: history.unlistedCounts(), eventsPerSecond: 10, listedPerSecond: 50, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
   const routes = consoleServer({ title: 'review', state, history, actions: { refreshOffsets: async () => {} } as unknown as ConsoleActions, readOnly: true });
-  server = createServer((req, res) => {
+  server = createServer(async (req, res) => {
     if (req.url === '/api/live') {
       streams++;
       res.on('close', () => streams--);
+      await holdLive;
+      if (res.destroyed) return;
     }
     void (routes.handle(req, res) || res.writeHead(404).end());
   });
@@ -66,4 +70,41 @@ it('an open, visible page shows how every invocation it saw running ended, thoug
   // The page, open and visible throughout, should show none running.
   await expect.poll(() => head.textContent(), { timeout: 10_000 }).toMatch(/^0 of/);
   await page.close();
+}, 60_000);
+
+it('a row the stream saw end is not turned back to running by the answer to its ids asked at the first open (fetched before it ended, read after)', async () => {
+  const x = start('x-fn');
+  let openLive!: () => void;
+  holdLive = new Promise((done) => (openLive = done)); // the first stream opens late (CI-23's case)
+  const page = await browser.newPage();
+  try {
+    // The answer to the ids asked for arrives late: read from the server at once, handed to the page later.
+    let asked!: () => void;
+    const idsAsked = new Promise<void>((done) => (asked = done));
+    let handOver!: () => void;
+    const handedOver = new Promise<void>((done) => (handOver = done));
+    await page.route(/\/api\/invocations\?ids=/, async (route) => {
+      const response = await route.fetch();
+      asked();
+      await handedOver;
+      await route.fulfill({ response });
+    });
+    await page.goto(`${url}#/invocations?function=x-fn`);
+    const row = page.locator(`tr[data-id="${x.id}"]`);
+    await expect.poll(() => row.getAttribute('data-outcome'), { timeout: 15_000 }).toBe('running');
+    // 250 newer invocations (25 functions, the first 10 a second of each listed with no page open): x is not among the newest 200.
+    for (let f = 0; f < 25; f++) for (let i = 0; i < 10; i++) { const e = start(`busy-${f}`); history.end(e, { ok: true, durationMs: 1 }); }
+    holdLive = undefined;
+    openLive(); // the stream opens: the list fetched again, x asked for by id (still running then)
+    await idsAsked;
+    history.end(x, { ok: true, durationMs: 5 }); // x ends: the open stream says so
+    await expect.poll(() => row.getAttribute('data-outcome'), { timeout: 15_000 }).toBe('ok');
+    handOver(); // the answer read before x ended reaches the page
+    await new Promise((done) => setTimeout(done, 2_000));
+    expect(await row.getAttribute('data-outcome')).toBe('ok');
+  } finally {
+    holdLive = undefined;
+    openLive();
+    await page.close();
+  }
 }, 60_000);
