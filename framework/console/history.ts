@@ -35,8 +35,8 @@ import type { InvocationSummary, LogLine } from './api-types.ts';
  * open, past this many a second a success is counted, not listed, either: listing every one was
  * the cost of serving a page (bench/console-serving.ts at 200 a second of 1,000 records: +27 and
  * +39 ms of the poller's CPU a second with every one listed, −3 to +14 with 50), and the ring
- * of 200 then spans four seconds of a firehose, not one. A local loop runs a few invocations a second:
- * all are listed and keep their events. `eventBytesPerSecond`: past the first kept event of a
+ * of 200 then spans four seconds of a firehose (with every one listed, a tenth of one at 1,800 a
+ * second). A local loop runs a few invocations a second: all are listed and keep their events. `eventBytesPerSecond`: past the first kept event of a
  * second, the successes' events kept that second hold at most this many bytes of records: at
  * batchSize 1000, ten events a second were 3.3 MB a second of copies held for seconds, which cost
  * the poller more garbage collection than all the rest of the console (side by side, 2026-12-06).
