@@ -1,7 +1,8 @@
 /**
  * The page's live state: the overview (GET /api/overview, then the `overview` event once a second,
  * with the server clock's offset), whether the EventSource is open, and the invocation list
- * (GET /api/invocations?limit=200 at start and each time the stream opens, then `invocations` batches,
+ * (GET /api/invocations?limit=200 at start, and with those running each time the stream opens or
+ * says `resync`; then `invocations` batches,
  * applied in batches of at most one per 250 ms (the server's pace; one a second past FIREHOSE changes a batch) so a busy poller does not re-render per event).
  * When the overview's startedAt changes, the server is another process: its invocation ids start
  * over (the list is fetched anew) and the page's token is stale (`restarted` says so).
@@ -60,12 +61,24 @@ export function useLive(): Live {
     let paused = false;
     let startedAt: number | undefined;
 
+    /** Each change of the list: `drawn` holds the newest at once, before it is drawn (refreshRunning reads it). */
+    const update = (change: (list: InvocationSummary[]) => InvocationSummary[]): void => setInvocations((list) => (drawn.current = change(list)));
+
+    /**
+     * The newest 200; after a reconnect or a `resync`, also those running (one whose start a
+     * message could not hold is older than the newest 200), then the rows still running asked for
+     * by id. What the stream said before is applied first: a fetched answer never turns a row back
+     * to running, a live one would (a batch queued for the firehose's second, applied after).
+     */
     const loadInvocations = (reconnected = false): void => {
-      getJson<{ invocations: InvocationSummary[] }>('/api/invocations?limit=200', abort.signal)
-        .then((body) => {
-          setInvocations((list) => mergeInvocations(list, body.invocations, false));
+      if (reconnected) applyPending();
+      const asked = ['/api/invocations?limit=200', ...(reconnected ? ['/api/invocations?outcome=running&limit=200'] : [])];
+      Promise.all(asked.map((path) => getJson<{ invocations: InvocationSummary[] }>(path, abort.signal)))
+        .then((bodies) => {
+          const fetched = bodies.flatMap((body) => body.invocations);
+          update((list) => mergeInvocations(list, fetched, false));
           setLoaded({ done: true, error: null });
-          if (reconnected) refreshRunning(new Set(body.invocations.map((i) => i.id)));
+          if (reconnected) refreshRunning(new Set(fetched.map((i) => i.id)));
         })
         .catch((err: unknown) => {
           if (!isAbort(err)) setLoaded((l) => ({ done: l.done, error: errorText(err) }));
@@ -80,7 +93,7 @@ export function useLive(): Live {
         .then((body) => {
           const gone = new Set(ids.filter((id) => !body.invocations.some((i) => i.id === id)));
           // Not as live: an answer read before a row ended may arrive after the stream said it ended.
-          setInvocations((list) => mergeInvocations(list.filter((i) => !gone.has(i.id)), body.invocations, false));
+          update((list) => mergeInvocations(list.filter((i) => !gone.has(i.id)), body.invocations, false));
         })
         .catch(() => undefined); // the next reconnect asks again
     };
@@ -89,7 +102,10 @@ export function useLive(): Live {
       setState({ overview, offset: overview.now - Date.now(), error: null });
       if (startedAt !== undefined && overview.startedAt !== startedAt) {
         setRestarted(true);
-        setInvocations([]);
+        clearTimeout(flush); // the old process's ids: none of it applies
+        flush = undefined;
+        pending.current = [];
+        update(() => []);
         loadInvocations();
       }
       startedAt = overview.startedAt;
@@ -98,15 +114,18 @@ export function useLive(): Live {
     // A firehose (more invocations than anyone reads) is drawn once a second, not four times:
     // the browser's redraws compete with the poller for the CPU on a small machine.
     let paceMs = 250;
+    const applyPending = (): void => {
+      clearTimeout(flush);
+      flush = undefined;
+      const batch = pending.current;
+      if (batch.length === 0) return;
+      pending.current = [];
+      paceMs = batch.length > FIREHOSE ? 1_000 : 250;
+      update((list) => mergeInvocations(list, batch, true));
+    };
     const queue = (inv: InvocationSummary): void => {
       pending.current.push(inv);
-      flush ??= setTimeout(() => {
-        flush = undefined;
-        const batch = pending.current;
-        pending.current = [];
-        paceMs = batch.length > FIREHOSE ? 1_000 : 250;
-        setInvocations((list) => mergeInvocations(list, batch, true));
-      }, paceMs);
+      flush ??= setTimeout(applyPending, paceMs);
     };
 
     const parse = <T>(event: Event): T | undefined => {
