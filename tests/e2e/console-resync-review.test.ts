@@ -1,0 +1,100 @@
+/**
+ * Review of 081e883 (the live stream's `resync`): the built console page (dist/console) in Chromium
+ * against the console's own routes over a real InvocationHistory with its default limits, no poller,
+ * as console-page-review.test.ts does. The page's EventSource is wrapped (an init script) only to
+ * see when a message arrived: the app's own listeners are untouched.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { ConsoleActions } from '../../framework/console/actions.ts';
+import type { ConsoleState } from '../../framework/console/console-state.ts';
+import { InvocationHistory, summaryOf, type Invocation } from '../../framework/console/history.ts';
+import { consoleServer } from '../../framework/console/server.ts';
+import type { KafkaRecord } from '../../framework/event/record.ts';
+
+const history = new InvocationHistory();
+const startedAt = Date.now();
+let server: Server;
+let browser: Browser;
+let url: string;
+let offset = 0;
+/** Requests the page made, by path and query. */
+const requests: Array<{ at: number; path: string }> = [];
+
+function start(functionName: string): Invocation {
+  const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(`k${offset}`), value: Buffer.from('v'), headers: [] };
+  return history.start({ functionName, records: [record], source: { bootstrapServers: 'b:9092' }, requestId: `r${record.offset}` });
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+const SEE_MESSAGES = `(() => {
+  const Original = window.EventSource;
+  window.__sse = [];
+  window.EventSource = class extends Original {
+    constructor(u, o) {
+      super(u, o);
+      for (const type of ['invocations', 'resync']) super.addEventListener(type, (e) => window.__sse.push({ type, data: e.data, at: Date.now() }));
+    }
+  };
+})();`;
+
+async function openPage(hash: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.addInitScript(SEE_MESSAGES);
+  await page.goto(`${url}${hash}`);
+  await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
+  return page;
+}
+
+beforeAll(async () => {
+  const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, unlisted: history.unlistedCounts(), eventsPerSecond: 10, listedPerSecond: 50, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
+  const routes = consoleServer({ title: 'review', state, history, actions: { refreshOffsets: async () => {} } as unknown as ConsoleActions, readOnly: true });
+  server = createServer((req, res) => {
+    if (req.url?.startsWith('/api/invocations')) requests.push({ at: Date.now(), path: req.url });
+    void (routes.handle(req, res) || res.writeHead(404).end());
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({ executablePath: process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+});
+
+afterEach(async () => {
+  for (const context of browser.contexts()) await context.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  await new Promise((done) => server?.close(done));
+});
+
+it('a row queued from a message before a resync is not left running after the refetch (the queued live snapshot is applied after the fetched end, and refreshRunning never asks for it)', async () => {
+  const page = await openPage('#/invocations?function=x-fn');
+  // 60 changes in one message: the page then applies its next batch a second after its first event (paceMs 1000).
+  for (let f = 0; f < 6; f++) for (let i = 0; i < 10; i++) start(`warm-${f}`);
+  await page.waitForFunction(() => (window as any).__sse.some((e: any) => e.type === 'invocations' && JSON.parse(e.data).length === 60), undefined, { timeout: 10_000, polling: 10 });
+  await sleep(1_500); // applied (250 ms), and the server's firehose pause (1 s) over
+  // x starts: the next message tells the page it runs; the page queues it for a second.
+  const x = start('x-fn');
+  await page.waitForFunction((id) => (window as any).__sse.some((e: any) => e.type === 'invocations' && e.data.includes(`"id":"${id}"`)), x.id, { timeout: 10_000, polling: 5 });
+  // Right after that message: x ends, then 205 others start (5 functions, 41 each, within their 50 a second).
+  // Its end is the oldest of 206 changes: dropped from the next message, which says `resync`.
+  history.end(x, { ok: true, durationMs: 3 });
+  for (let f = 0; f < 5; f++) for (let i = 0; i < 41; i++) start(`busy-${f}`);
+  await page.waitForFunction(() => (window as any).__sse.some((e: any) => e.type === 'resync'), undefined, { timeout: 10_000 });
+  const resyncAt = Date.now() - 50;
+  // The server holds x as ended.
+  expect(history.get(x.id)?.outcome).toBe('ok');
+  expect(summaryOf(history.get(x.id)!).outcome).toBe('ok');
+  // The page, open and visible, should show how x ended once the resync's fetches are done.
+  await sleep(6_000);
+  // What the page asked after the resync: the newest 200 (x not among them), and never x by id.
+  const asked = requests.filter((r) => r.at >= resyncAt).map((r) => r.path);
+  expect(asked).toContain('/api/invocations?limit=200');
+  expect(asked.filter((p) => p.includes('ids=') && p.split(/[=,]/).includes(x.id))).toEqual([]);
+  const row = page.locator(`tr[data-id="${x.id}"]`);
+  expect(await row.getAttribute('data-outcome')).toBe('ok');
+}, 60_000);
