@@ -98,3 +98,19 @@ it('a row queued from a message before a resync is not left running after the re
   const row = page.locator(`tr[data-id="${x.id}"]`);
   expect(await row.getAttribute('data-outcome')).toBe('ok');
 }, 60_000);
+
+it('a page shows an invocation in flight whose start was among the changes a message dropped (the resync fetches only the newest 200, the dropped are the oldest)', async () => {
+  const page = await openPage('#/invocations?function=y-fn');
+  await sleep(1_500);
+  // y starts, then 205 others start (5 functions, 41 each, within their 50 a second) before the next message:
+  // y's start is the oldest of 206 changes, dropped; the message says `resync`.
+  const y = start('y-fn');
+  for (let f = 0; f < 5; f++) for (let i = 0; i < 41; i++) start(`busy2-${f}`);
+  await page.waitForFunction(() => (window as any).__sse.some((e: any) => e.type === 'resync'), undefined, { timeout: 10_000 });
+  // y runs, listed by the server among its newest 206 (the page keeps 500).
+  expect(history.list({ function: 'y-fn', outcome: 'running' }).map((e) => e.id)).toEqual([y.id]);
+  expect(history.list({ limit: 500 }).findIndex((e) => e.id === y.id)).toBeLessThan(500);
+  await sleep(4_000);
+  // The page, open on y's function, should show it running.
+  expect(await page.locator(`tr[data-id="${y.id}"]`).count()).toBe(1);
+}, 60_000);
