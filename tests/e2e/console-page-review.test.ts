@@ -83,7 +83,8 @@ it('a row the stream saw end is not turned back to running by the answer to its 
     const idsAsked = new Promise<void>((done) => (asked = done));
     let handOver!: () => void;
     const handedOver = new Promise<void>((done) => (handOver = done));
-    await page.route(/\/api\/invocations\?ids=/, async (route) => {
+    // (Asked for by id, or among those running, which the page also asks for at an open.)
+    await page.route(/\/api\/invocations\?(ids=|outcome=running)/, async (route) => {
       const response = await route.fetch();
       asked();
       await handedOver;

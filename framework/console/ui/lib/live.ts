@@ -15,7 +15,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { InvocationSummary, Overview } from '../../api-types.ts';
 import { errorText, getJson, isAbort } from './api.ts';
-import { mergeInvocations } from './invocations.ts';
+import { MAX_INVOCATIONS, mergeInvocations } from './invocations.ts';
 
 /** Changes in one batch past which the list is redrawn once a second. */
 const FIREHOSE = 50;
@@ -72,7 +72,7 @@ export function useLive(): Live {
      */
     const loadInvocations = (reconnected = false): void => {
       if (reconnected) applyPending();
-      const asked = ['/api/invocations?limit=200', ...(reconnected ? ['/api/invocations?outcome=running&limit=200'] : [])];
+      const asked = ['/api/invocations?limit=200', ...(reconnected ? [`/api/invocations?outcome=running&limit=${MAX_INVOCATIONS}`] : [])];
       Promise.all(asked.map((path) => getJson<{ invocations: InvocationSummary[] }>(path, abort.signal)))
         .then((bodies) => {
           const fetched = bodies.flatMap((body) => body.invocations);
