@@ -3,63 +3,25 @@
  * console's own routes over a real InvocationHistory with its default limits (listedPerSecond 50),
  * no poller, as console-page.test.ts does.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { ConsoleActions } from '../../framework/console/actions.ts';
-import type { ConsoleState } from '../../framework/console/console-state.ts';
+import { expect, it } from 'vitest';
 import { InvocationHistory, type Invocation } from '../../framework/console/history.ts';
-import { consoleServer } from '../../framework/console/server.ts';
 import type { KafkaRecord } from '../../framework/event/record.ts';
+import { servedPage } from '../support/console-page.ts';
 
 const history = new InvocationHistory(); // the defaults: 50 a second of a function listed with a page open
-const startedAt = Date.now();
-let server: Server;
-let browser: Browser;
-let url: string;
+const served = servedPage(history, 'review');
 let offset = 0;
-let streams = 0;
-/** While set, a new live stream is answered only once it settles: a stream slow to open. */
-let holdLive: Promise<void> | undefined;
 
 function start(functionName: string): Invocation {
   const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(`k${offset}`), value: Buffer.from('v'), headers: [] };
   return history.start({ functionName, records: [record], source: { bootstrapServers: 'b:9092' }, requestId: `r${record.offset}` });
 }
 
-beforeAll(async () => {
-  const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, unlisted: history.unlistedCounts(), eventsPerSecond: 10, listedPerSecond: 50, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
-  const routes = consoleServer({ title: 'review', state, history, actions: { refreshOffsets: async () => {} } as unknown as ConsoleActions, readOnly: true });
-  server = createServer(async (req, res) => {
-    if (req.url === '/api/live') {
-      streams++;
-      res.on('close', () => streams--);
-      await holdLive;
-      if (res.destroyed) return;
-    }
-    void (routes.handle(req, res) || res.writeHead(404).end());
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({ executablePath: process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
-});
-
-afterEach(async () => {
-  for (const context of browser.contexts()) await context.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.closeAllConnections();
-  await new Promise((done) => server?.close(done));
-});
-
 it('an open, visible page shows how every invocation it saw running ended, though more than 200 listed ones changed between two messages', async () => {
-  const page = await browser.newPage();
-  await page.goto(`${url}#/invocations?outcome=running`);
+  const page = await served.browser.newPage();
+  await page.goto(`${served.url}#/invocations?outcome=running`);
   await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
-  await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(1);
   const head = page.locator('.invocations-view .view-head p');
   // Five busy functions, each within its first 50 a second: 250 listed, the page is sent the newest 200
   // running and told to resync, and fetches those running: it shows all 250.
@@ -76,8 +38,8 @@ it('an open, visible page shows how every invocation it saw running ended, thoug
 it('a row the stream saw end is not turned back to running by the answer to its ids asked at the first open (fetched before it ended, read after)', async () => {
   const x = start('x-fn');
   let openLive!: () => void;
-  holdLive = new Promise((done) => (openLive = done)); // the first stream opens late (CI-23's case)
-  const page = await browser.newPage();
+  served.holdLive = new Promise((done) => (openLive = done)); // the first stream opens late (CI-23's case)
+  const page = await served.browser.newPage();
   try {
     // The answer to the ids asked for arrives late: read from the server at once, handed to the page later.
     let asked!: () => void;
@@ -91,12 +53,12 @@ it('a row the stream saw end is not turned back to running by the answer to its 
       await handedOver;
       await route.fulfill({ response });
     });
-    await page.goto(`${url}#/invocations?function=x-fn`);
+    await page.goto(`${served.url}#/invocations?function=x-fn`);
     const row = page.locator(`tr[data-id="${x.id}"]`);
     await expect.poll(() => row.getAttribute('data-outcome'), { timeout: 15_000 }).toBe('running');
     // 250 newer invocations (25 functions, the first 10 a second of each listed with no page open): x is not among the newest 200.
     for (let f = 0; f < 25; f++) for (let i = 0; i < 10; i++) { const e = start(`busy-${f}`); history.end(e, { ok: true, durationMs: 1 }); }
-    holdLive = undefined;
+    served.holdLive = undefined;
     openLive(); // the stream opens: the list fetched again, x asked for by id (still running then)
     await idsAsked;
     history.end(x, { ok: true, durationMs: 5 }); // x ends: the open stream says so
@@ -105,7 +67,7 @@ it('a row the stream saw end is not turned back to running by the answer to its 
     await new Promise((done) => setTimeout(done, 2_000));
     expect(await row.getAttribute('data-outcome')).toBe('ok');
   } finally {
-    holdLive = undefined;
+    served.holdLive = undefined;
     openLive();
     await page.close();
   }

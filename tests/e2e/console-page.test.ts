@@ -3,27 +3,15 @@
  * routes over a real InvocationHistory, with no poller: the page's behaviour under more
  * invocations than a test through the broker makes quickly.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { ConsoleActions } from '../../framework/console/actions.ts';
-import type { ConsoleState } from '../../framework/console/console-state.ts';
+import { expect, it } from 'vitest';
 import { InvocationHistory } from '../../framework/console/history.ts';
-import { consoleServer } from '../../framework/console/server.ts';
 import type { KafkaRecord } from '../../framework/event/record.ts';
+import { servedPage } from '../support/console-page.ts';
 
 // Every invocation listed with a page open: these tests are of the page's drawing, not of the rate it lists at (history.test.ts).
 const history = new InvocationHistory({ listedPerSecond: 1_000 });
-const startedAt = Date.now();
-let server: Server;
-let browser: Browser;
-let url: string;
+const served = servedPage(history, 'page test');
 let offset = 0;
-/** Live streams (/api/live) the server holds open now. */
-let streams = 0;
-/** While set, a new live stream is answered only once it settles: a stream slow to open. */
-let holdLive: Promise<void> | undefined;
 
 function run(key: string, functionName = 'f'): void {
   const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(key), value: Buffer.from('v'), headers: [] };
@@ -31,38 +19,10 @@ function run(key: string, functionName = 'f'): void {
   history.end(e, { ok: true, durationMs: 1 });
 }
 
-beforeAll(async () => {
-  const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, unlisted: history.unlistedCounts(), eventsPerSecond: 10, listedPerSecond: 1_000, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
-  const routes = consoleServer({ title: 'page test', state, history, actions: { refreshOffsets: async () => {} } as unknown as ConsoleActions, readOnly: true });
-  server = createServer(async (req, res) => {
-    if (req.url === '/api/live') {
-      streams++;
-      res.on('close', () => streams--);
-      await holdLive;
-      if (res.destroyed) return;
-    }
-    void (routes.handle(req, res) || res.writeHead(404).end());
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({ executablePath: process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
-});
-
-// A test that failed before closing its page must not leave its stream open for the next one.
-afterEach(async () => {
-  for (const context of browser.contexts()) await context.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.closeAllConnections();
-  await new Promise((done) => server?.close(done));
-});
-
 it('a focused row whose invocation falls off the drawn rows lets go of the focus, so Enter opens nothing it did not show', async () => {
   for (let i = 0; i < 3; i++) run(`first-${i}`);
-  const page = await browser.newPage();
-  await page.goto(`${url}#/invocations`);
+  const page = await served.browser.newPage();
+  await page.goto(`${served.url}#/invocations`);
   const rows = page.getByTestId('invocation-row');
   await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
   const focusedId = await rows.first().getAttribute('data-id');
@@ -77,8 +37,8 @@ it('a focused row whose invocation falls off the drawn rows lets go of the focus
 }, 60_000);
 
 it('draws the rows that fill the window and ten more, more as the reader scrolls near the end, and 50 more on "show more"', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(`${url}#/invocations?function=rows`);
+  const page = await served.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`${served.url}#/invocations?function=rows`);
   // Live first: with no page open the history lists only the first 10 a second of a function.
   await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
   for (let i = 0; i < 200; i++) run(`many-${i}`, 'rows');
@@ -97,8 +57,8 @@ it('draws the rows that fill the window and ten more, more as the reader scrolls
 }, 60_000);
 
 it('a window made taller than the rows drawn draws more at once, so its end can be reached by scrolling or ↓ from the last row', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(`${url}#/invocations?function=tall`);
+  const page = await served.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`${served.url}#/invocations?function=tall`);
   await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
   for (let i = 0; i < 200; i++) run(`tall-${i}`, 'tall');
   const rows = page.getByTestId('invocation-row');
@@ -119,8 +79,8 @@ it('a window made taller than the rows drawn draws more at once, so its end can 
 }, 60_000);
 
 it('rows grown by scrolling are given back when the filters change: the new list draws what fills the window again', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(`${url}#/invocations?function=refilter`);
+  const page = await served.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`${served.url}#/invocations?function=refilter`);
   await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
   for (let i = 0; i < 200; i++) run(`refilter-${i}`, 'refilter');
   const rows = page.getByTestId('invocation-row');
@@ -139,51 +99,51 @@ it('rows grown by scrolling are given back when the filters change: the new list
 }, 60_000);
 
 it('a tab hidden for a while closes its stream, so the poller serves no page; shown again, it catches up', async () => {
-  const page = await browser.newPage();
+  const page = await served.browser.newPage();
   await page.clock.install(); // the page's own timers: the 10 s a tab stays hidden before its stream closes
-  await page.goto(`${url}#/invocations`);
+  await page.goto(`${served.url}#/invocations`);
   await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
-  await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(1);
   const setVisibility = (state: 'hidden' | 'visible') =>
     page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: '${state}', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
   await setVisibility('hidden');
   await page.clock.runFor(5_000); // a quick switch of tabs keeps the stream
-  expect(streams).toBe(1);
+  expect(served.streams).toBe(1);
   await page.clock.runFor(6_000);
-  await expect.poll(() => streams, { timeout: 15_000 }).toBe(0);
+  await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(0);
   run('ran-while-hidden', 'g'); // a function of its own: f ran past the 10 a second listed with no page open, just before
   await setVisibility('visible');
-  await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(1);
   await expect.poll(() => page.getByTestId('invocation-row').first().textContent(), { timeout: 15_000 }).toContain('ran-while-hidden');
   await page.close();
 }, 60_000);
 
 it('a tab opened in the background, hidden from its load, closes its stream too', async () => {
-  const page = await browser.newPage();
+  const page = await served.browser.newPage();
   await page.addInitScript(`Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })`);
   await page.clock.install();
-  await page.goto(`${url}#/invocations`);
-  await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+  await page.goto(`${served.url}#/invocations`);
+  await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(1);
   await page.clock.runFor(11_000);
-  await expect.poll(() => streams, { timeout: 15_000 }).toBe(0);
+  await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(0);
   await page.close();
 }, 60_000);
 
 it('a row seen running while the tab was away shows how it ended, though 200 newer invocations came meanwhile', async () => {
   const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from('long-one'), value: Buffer.from('v'), headers: [] };
   const long = history.start({ functionName: 'slow', records: [record], source: { bootstrapServers: 'b:9092' }, requestId: 'long-one' });
-  const page = await browser.newPage();
+  const page = await served.browser.newPage();
   await page.clock.install();
-  await page.goto(`${url}#/invocations?function=slow`);
+  await page.goto(`${served.url}#/invocations?function=slow`);
   const row = page.locator(`tr[data-id="${long.id}"]`);
   await expect.poll(() => row.getAttribute('data-outcome'), { timeout: 15_000 }).toBe('running');
   await page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
   await page.clock.runFor(11_000);
-  await expect.poll(() => streams, { timeout: 15_000 }).toBe(0);
+  await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(0);
   history.end(long, { ok: true, durationMs: 5 });
   for (let i = 0; i < 200; i++) run(`busy-${i}`); // another function, busy meanwhile
   await page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
-  await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(1);
   await expect.poll(async () => { await page.clock.runFor(1_000); return row.getAttribute('data-outcome'); }, { timeout: 15_000 }).toBe('ok');
   await page.close();
 }, 60_000);
@@ -192,41 +152,41 @@ it('a row seen running in a tab hidden before its stream first opened shows how 
   const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from('early-one'), value: Buffer.from('v'), headers: [] };
   const early = history.start({ functionName: 'early', records: [record], source: { bootstrapServers: 'b:9092' }, requestId: 'early-one' });
   let release!: () => void;
-  holdLive = new Promise((done) => (release = done)); // the first stream has not opened when the tab is hidden
-  const page = await browser.newPage();
+  served.holdLive = new Promise((done) => (release = done)); // the first stream has not opened when the tab is hidden
+  const page = await served.browser.newPage();
   try {
     await page.clock.install();
-    await page.goto(`${url}#/invocations?function=early`);
+    await page.goto(`${served.url}#/invocations?function=early`);
     const row = page.locator(`tr[data-id="${early.id}"]`);
     await expect.poll(() => row.getAttribute('data-outcome'), { timeout: 15_000 }).toBe('running');
     expect(await page.getByTestId('live-status').textContent()).not.toContain('live');
     await page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
     await page.clock.runFor(11_000);
-    await expect.poll(() => streams, { timeout: 15_000 }).toBe(0);
-    holdLive = undefined;
+    await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(0);
+    served.holdLive = undefined;
     release();
     history.end(early, { ok: true, durationMs: 5 });
     await page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))`);
-    await expect.poll(() => streams, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(1);
     await expect.poll(async () => { await page.clock.runFor(1_000); return row.getAttribute('data-outcome'); }, { timeout: 15_000 }).toBe('ok');
   } finally {
-    holdLive = undefined;
+    served.holdLive = undefined;
     release();
     await page.close();
   }
 }, 60_000);
 
 it('says how many successes ran unlisted while no page was open, for the function filtered on', async () => {
-  await expect.poll(() => streams, { timeout: 15_000 }).toBe(0); // the last test's page gone: no page open
+  await expect.poll(() => served.streams, { timeout: 15_000 }).toBe(0); // the last test's page gone: no page open
   const before = history.unlistedCounts().quiet ?? 0;
   for (let i = 0; i < 30; i++) run(`quiet-${i}`, 'quiet'); // no page open: past the first 10 a second, not listed
   const unlisted = history.unlistedCounts().quiet!;
   expect(unlisted - before).toBeGreaterThanOrEqual(10); // 30 in at most two seconds: at most 20 listed
-  const page = await browser.newPage();
-  await page.goto(`${url}#/invocations?function=quiet`);
+  const page = await served.browser.newPage();
+  await page.goto(`${served.url}#/invocations?function=quiet`);
   await expect.poll(() => page.getByTestId('invocations-unlisted').textContent(), { timeout: 15_000 }).toContain(`${unlisted} of quiet`);
   await expect.poll(() => page.getByTestId('invocation-row').count(), { timeout: 15_000 }).toBe(30 - (unlisted - before));
-  await page.goto(`${url}#/invocations?function=slow`);
+  await page.goto(`${served.url}#/invocations?function=slow`);
   await expect.poll(() => page.getByTestId('invocations-unlisted').count(), { timeout: 15_000 }).toBe(0);
   await page.close();
 }, 60_000);

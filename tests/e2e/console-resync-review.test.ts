@@ -4,24 +4,15 @@
  * as console-page-review.test.ts does. The page's EventSource is wrapped (an init script) only to
  * see when a message arrived: the app's own listeners are untouched.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { ConsoleActions } from '../../framework/console/actions.ts';
-import type { ConsoleState } from '../../framework/console/console-state.ts';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { InvocationHistory, summaryOf, type Invocation } from '../../framework/console/history.ts';
-import { consoleServer } from '../../framework/console/server.ts';
 import type { KafkaRecord } from '../../framework/event/record.ts';
+import { servedPage } from '../support/console-page.ts';
 
 const history = new InvocationHistory();
-const startedAt = Date.now();
-let server: Server;
-let browser: Browser;
-let url: string;
+const served = servedPage(history, 'review');
 let offset = 0;
-/** Requests the page made, by path and query. */
-const requests: Array<{ at: number; path: string }> = [];
 
 function start(functionName: string): Invocation {
   const record: KafkaRecord = { topic: 't', partition: 0, offset: offset++, timestamp: 0, timestampType: 'CREATE_TIME', key: Buffer.from(`k${offset}`), value: Buffer.from('v'), headers: [] };
@@ -42,34 +33,12 @@ const SEE_MESSAGES = `(() => {
 })();`;
 
 async function openPage(hash: string): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await served.browser.newPage();
   await page.addInitScript(SEE_MESSAGES);
-  await page.goto(`${url}${hash}`);
+  await page.goto(`${served.url}${hash}`);
   await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
   return page;
 }
-
-beforeAll(async () => {
-  const state = { overview: () => ({ service: 's', stage: 'dev', mode: 'read-only', now: Date.now(), startedAt, historySize: 200, unlisted: history.unlistedCounts(), eventsPerSecond: 10, listedPerSecond: 50, triggers: [], timeline: [], topics: [] }) } as unknown as ConsoleState;
-  const routes = consoleServer({ title: 'review', state, history, actions: { refreshOffsets: async () => {} } as unknown as ConsoleActions, readOnly: true });
-  server = createServer((req, res) => {
-    if (req.url?.startsWith('/api/invocations')) requests.push({ at: Date.now(), path: req.url });
-    void (routes.handle(req, res) || res.writeHead(404).end());
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({ executablePath: process.env.SLUICE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
-});
-
-afterEach(async () => {
-  for (const context of browser.contexts()) await context.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.closeAllConnections();
-  await new Promise((done) => server?.close(done));
-});
 
 it('a row queued from a message before a resync is not left running after the refetch (the queued live snapshot is applied after the fetched end, and refreshRunning never asks for it)', async () => {
   const page = await openPage('#/invocations?function=x-fn');
@@ -82,7 +51,7 @@ it('a row queued from a message before a resync is not left running after the re
   await page.waitForFunction((id) => (globalThis as any).__sse.some((e: any) => e.type === 'invocations' && e.data.includes(`"id":"${id}"`)), x.id, { timeout: 10_000, polling: 5 });
   // Right after that message: x ends, then 205 others start (5 functions, 41 each, within their 50 a second).
   // Its end is the oldest of 206 changes: dropped from the next message, which says `resync`.
-  const askedBefore = requests.length; // what the page asks from here on follows the resync
+  const askedBefore = served.requests.length; // what the page asks from here on follows the resync
   history.end(x, { ok: true, durationMs: 3 });
   for (let f = 0; f < 5; f++) for (let i = 0; i < 41; i++) start(`busy-${f}`);
   await page.waitForFunction(() => (globalThis as any).__sse.some((e: any) => e.type === 'resync'), undefined, { timeout: 10_000 });
@@ -92,7 +61,7 @@ it('a row queued from a message before a resync is not left running after the re
   // The page, open and visible, should show how x ended once the resync's fetches are done.
   await sleep(6_000);
   // What the page asked after the resync: the newest 200 (x not among them), then what it asks besides.
-  const asked = requests.slice(askedBefore).map((r) => r.path);
+  const asked = served.requests.slice(askedBefore).map((r) => r.path);
   expect(asked).toContain('/api/invocations?limit=200');
   const row = page.locator(`tr[data-id="${x.id}"]`);
   expect(await row.getAttribute('data-outcome')).toBe('ok');
