@@ -33,13 +33,14 @@ export const consoleCost: Scenario = async (ctx) => {
   const topic = uniqueName('console');
   await createTopic(ctx.kafka, topic, PARTITIONS);
   await preload(ctx.kafka, topic, { records, partitions: PARTITIONS, valueBytes: 256 });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const figures: Figure[] = [];
   const data: Record<string, unknown> = { records, partitions: PARTITIONS };
   const loop = await consoleBookkeeping(ctx.quick ? 50_000 : 200_000);
   ctx.log(`the console's own work per invocation, in a loop without a broker: ${(loop.with - loop.without).toFixed(2)} µs (${loop.without.toFixed(2)} µs without it)`);
   figures.push({ scenario: 'console', figure: `no page open, in a loop without a broker (100 records and a line an invocation): the console's CPU per invocation / the poller's side of one without it`, value: `${(loop.with - loop.without).toFixed(2)} µs / ${loop.without.toFixed(2)} µs` });
   data.loop = loop;
+  // Launched last, beside the try that closes it: a failure before it leaves no browser running.
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
     for (const batchSize of BATCH_SIZES) {
       const paired = await sideBySide(ctx, topic, records, batchSize, ctx.quick ? 1 : PAIRS, browser);
