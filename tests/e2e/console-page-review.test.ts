@@ -47,11 +47,16 @@ it('a row the stream saw end is not turned back to running by the answer to its 
     let handOver!: () => void;
     const handedOver = new Promise<void>((done) => (handOver = done));
     // (Asked for by id, or among those running, which the page also asks for at an open.)
-    await page.route(/\/api\/invocations\?(ids=|outcome=running)/, async (route) => {
-      const response = await route.fetch();
-      asked();
-      await handedOver;
-      await route.fulfill({ response });
+    const delivered: Promise<void>[] = [];
+    await page.route(/\/api\/invocations\?(ids=|outcome=running)/, (route) => {
+      const answered = (async () => {
+        const response = await route.fetch();
+        asked();
+        await handedOver;
+        await route.fulfill({ response });
+      })();
+      delivered.push(answered);
+      return answered;
     });
     await page.goto(`${served.url}#/invocations?function=x-fn`);
     const row = page.locator(`tr[data-id="${x.id}"]`);
@@ -64,6 +69,7 @@ it('a row the stream saw end is not turned back to running by the answer to its 
     history.end(x, { ok: true, durationMs: 5 }); // x ends: the open stream says so
     await expect.poll(() => row.getAttribute('data-outcome'), { timeout: 15_000 }).toBe('ok');
     handOver(); // the answer read before x ended reaches the page
+    await Promise.all(delivered); // handed to the page (under load that can take a while): then its time to merge them
     await new Promise((done) => setTimeout(done, 2_000));
     expect(await row.getAttribute('data-outcome')).toBe('ok');
   } finally {

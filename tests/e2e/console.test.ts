@@ -166,7 +166,7 @@ it('shows records arrive live, an invocation\'s event and lines, replays it edit
   rmSync(failFlag); // the handler is fixed
   await page.getByTestId('redrive-orders').click();
   const confirm = page.getByTestId('redrive-confirm');
-  if (await confirm.count()) await confirm.click();
+  await confirm.click(); // the redrive asks first, always
   await expect.poll(() => page.getByTestId('redrive-result').textContent(), { timeout: 30_000 }).toContain(`sent 1 of 1 record in ${dlq} (1 to ${topic})`);
   await waitFor('the redriven record handled', () => seen().some((s) => s.value === 'bad-1' && s.ok), 30_000);
 
