@@ -81,6 +81,12 @@ export function wholeNumber(o: ParsedOptions, name: string, min = 0): number | u
   return n;
 }
 
+/** An options-only command given an argument: said, with where a function's name goes (every such command takes --function). */
+export function noArguments(positionals: string[], usage: string): void {
+  if (positionals.length === 0) return;
+  throw new UsageError(`Unexpected argument '${positionals[0]}': this command takes options only (a function is named with --function <name>).\n\n${usage}`);
+}
+
 /**
  * node's parseArgs, whose refusals (an unknown option, a missing value) become a UsageError that
  * says what was wrong and shows `usage`: they reached the user as a TypeError with its stack.

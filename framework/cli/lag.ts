@@ -4,8 +4,8 @@
  * Brokers: the trigger's, else custom.sluice.bootstrapServers, else KAFKA_BROKERS, else the
  * local Kafka that `npm start` runs (which must be running).
  */
-import { parseArgs } from 'node:util';
 import { createLogger } from '../observe/logger.ts';
+import { noArguments, parseArgv } from './command-spec.ts';
 import { printableJson } from '../observe/printable.ts';
 import { localBrokersFor } from './local-broker.ts';
 import { formatLag } from './lag-report.ts';
@@ -19,13 +19,13 @@ Shows each trigger's consumer group: members, and per partition the committed of
 offset and the lag. --json prints the same as one JSON document.`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { ...SERVICE_OPTIONS, json: { type: 'boolean' } },
-  });
+  const { values: given, positionals } = parseArgv({ ...SERVICE_OPTIONS, json: { type: 'boolean' } }, USAGE);
+  const values = given as { help?: boolean; stage?: string; function?: string; config?: string; json?: boolean };
   if (values.help) {
     console.log(USAGE);
     return;
   }
+  noArguments(positionals, USAGE);
   const service = await loadServiceFromArgs(values);
   const triggers = selectTriggers(service, values.function);
   const defaultBrokers = await localBrokersFor(triggers);

@@ -7,7 +7,7 @@
  */
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
 import type { ServiceSpec, TriggerSpec } from '../config/types.ts';
-import type { SluiceError } from '../errors.ts';
+import { ConfigError, type SluiceError } from '../errors.ts';
 import { createInvoker, type InvokerChoice } from '../invoke/select.ts';
 import type { Invoker } from '../invoke/types.ts';
 import { Instrumentation } from '../observe/events.ts';
@@ -50,7 +50,7 @@ export function selectTriggers(service: ServiceSpec, functionFilter?: string): T
   const triggers = service.triggers.filter((t) => t.enabled && (!functionFilter || t.functionName === functionFilter));
   if (triggers.length > 0) return triggers;
   const known = [...new Set(service.triggers.map((t) => t.functionName))].join(', ') || 'none';
-  throw new Error(
+  throw new ConfigError(
     functionFilter
       ? `No enabled sluice trigger for function "${functionFilter}" (functions with triggers: ${known}).`
       : 'serverless.yml declares no enabled sluice trigger; add a `sluice:` event to a function.',

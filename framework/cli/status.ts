@@ -4,8 +4,8 @@
  * partition it leads), members with their partitions, and committed / log-end / lag per
  * partition. Brokers as for `npm run lag`.
  */
-import { parseArgs } from 'node:util';
 import { createLogger } from '../observe/logger.ts';
+import { noArguments, parseArgv } from './command-spec.ts';
 import { readStatus } from './lag-read.ts';
 import { localMetricsUrl } from './poller-metrics.ts';
 import { localBrokersFor } from './local-broker.ts';
@@ -24,13 +24,13 @@ invocations in flight as the local poller's /metrics tells).
 sets the seconds and implies --watch).`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { ...SERVICE_OPTIONS, json: { type: 'boolean' }, watch: { type: 'boolean', short: 'w' }, interval: { type: 'string' } },
-  });
+  const { values: given, positionals } = parseArgv({ ...SERVICE_OPTIONS, json: { type: 'boolean' }, watch: { type: 'boolean', short: 'w' }, interval: { type: 'string' } }, USAGE);
+  const values = given as { help?: boolean; stage?: string; function?: string; config?: string; json?: boolean; watch?: boolean; interval?: string };
   if (values.help) {
     console.log(USAGE);
     return;
   }
+  noArguments(positionals, USAGE);
   const every = watchSeconds(values.watch, values.interval);
   const service = await loadServiceFromArgs(values);
   const triggers = selectTriggers(service, values.function);

@@ -12,7 +12,7 @@ import { localBrokersFor, runningLocalBroker } from '../cli/local-broker.ts';
 import { untilSignal } from '../cli/process.ts';
 import { runLocal } from '../cli/run-local.ts';
 import { parseInvokerChoice } from '../invoke/select.ts';
-import { fromPlugin } from '../cli/command-spec.ts';
+import { fromPlugin, wholeNumber } from '../cli/command-spec.ts';
 import { CREATE_TOPICS, GENERATE_EVENT, INVOKE, REDRIVE, TAIL } from '../cli/command-specs.ts';
 import { runCreateTopics } from '../cli/create-topics-run.ts';
 import { readStdin } from '../cli/cli-command.ts';
@@ -36,7 +36,7 @@ export async function start(c: HookContext): Promise<void> {
       write: (line) => c.utils.writeText(line),
       produceHint: (topic, sample) => `echo ${sample} | npx serverless sluice produce --topic ${topic}`,
       ...(typeof c.options.function === 'string' ? { functionFilter: c.options.function } : {}),
-      ...(typeof c.options.partitions === 'string' ? { partitions: positive(c.options.partitions, '--partitions') } : {}),
+      ...(typeof c.options.partitions === 'string' ? { partitions: wholeNumber({ partitions: c.options.partitions }, 'partitions', 1)! } : {}),
       invoker: {
         ...parseInvokerChoice(optional(c.options.invoker), optional(c.options['lambda-endpoint'])),
         watch: c.options.watch !== false,
@@ -143,12 +143,6 @@ function checked(parsed: { brokers: string[]; problems: string[] }): string[] {
 const optional = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 /** `--header a=1 --header b=2`: the Serverless CLI gives one string, or a list for a repeated flag. */
 const headerList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
-
-function positive(value: string, name: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} ${value}: give a positive whole number.`);
-  return n;
-}
 
 async function userErrors(c: HookContext, run: () => Promise<void>): Promise<void> {
   try {
