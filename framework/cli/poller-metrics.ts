@@ -31,7 +31,8 @@ export function localMetricsUrl(service: Pick<ServiceSpec, 'http'>, env: NodeJS.
 export async function readInFlight(url: string): Promise<Map<string, number> | { unreachable: string }> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(READ_WITHIN_MS) });
-    if (!res.ok) return { unreachable: `${url} answered ${res.status}` };
+    // Something else holds the port: a poller that found it taken serves on another (its start banner names it).
+    if (!res.ok) return { unreachable: `${url} answered ${res.status}, not a Sluice poller (one that found the port taken serves on another, named in its start banner: give it as SLUICE_HTTP_PORT)` };
     return inFlightFromMetrics(await res.text());
   } catch (e) {
     return { unreachable: `no poller answered at ${url} (${(e as Error).message})` };
