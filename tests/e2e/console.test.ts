@@ -162,6 +162,10 @@ it('shows records arrive live, an invocation\'s event and lines, replays it edit
   await expect.poll(() => failed.count(), { timeout: 30_000 }).toBe(1);
   expect(await failed.textContent()).toContain('RetryAttemptsExhausted');
   expect(await failed.textContent()).toContain('bad-1');
+  // The error header's lines (the message, then the stack) are lines, not escapes.
+  const errorHeader = failed.locator('.headers div', { hasText: 'sluice-failure-error' }).locator('dd');
+  expect(await errorHeader.textContent()).toMatch(/cannot handle bad-1[^\n]*\n\s+at /);
+  expect(await errorHeader.locator('.ctl').count()).toBe(0);
   await page.screenshot({ path: join(SHOTS, 'console-failures.png') });
   rmSync(failFlag); // the handler is fixed
   await page.getByTestId('redrive-orders').click();

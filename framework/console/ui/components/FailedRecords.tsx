@@ -11,7 +11,8 @@ function Headers({ headers }: { headers: Record<string, string> }) {
       {entries.map(([name, value]) => (
         <div key={name}>
           <dt><Txt s={name} /></dt>
-          <dd><Txt s={value} /></dd>
+          {/* A value's lines are kept (Sluice's own error header carries the stack); every other invisible character is shown. */}
+          <dd><Txt s={value} multiline /></dd>
         </div>
       ))}
     </dl>
@@ -38,7 +39,7 @@ function Row({ r }: { r: FailedRecordView }) {
         )}
         {r.valueTruncated && <span class="note">truncated to 4 KiB</span>}
       </td>
-      <td><Headers headers={r.headers} /></td>
+      <td class="headers-cell"><Headers headers={r.headers} /></td>
     </tr>
   );
 }
