@@ -172,6 +172,7 @@ it('shows records arrive live, an invocation\'s event and lines, replays it edit
   const confirm = page.getByTestId('redrive-confirm');
   await confirm.click(); // the redrive asks first, always
   await expect.poll(() => page.getByTestId('redrive-result').textContent(), { timeout: 30_000 }).toContain(`sent 1 of 1 record in ${dlq} (1 to ${topic})`);
+  expect(await page.getByTestId('redrive-again').textContent()).toContain('redriving again sends them again');
   await waitFor('the redriven record handled', () => seen().some((s) => s.value === 'bad-1' && s.ok), 30_000);
 
   // A backlog on one partition: its lag is seen above 0, then falling to 0.
