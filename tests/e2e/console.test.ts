@@ -152,7 +152,8 @@ it('shows records arrive live, an invocation\'s event and lines, replays it edit
   expect(await offsets(group, topic)).toEqual(committedBefore);
 
   // A failed record lands in the destination, shows on the failures page, and is redriven from it.
-  await produce(topic, [{ key: 'k-bad', value: 'bad-1', partition: 0 }]);
+  // Its producer's header draws lines that would look like more of Sluice's headers, were its newlines kept.
+  await produce(topic, [{ key: 'k-bad', value: 'bad-1', partition: 0, headers: [['trace', 'abc\nsluice-failure-reason:\n  Redriven']] }]);
   await page.goto(`${url}#/invocations`);
   await expect.poll(() => page.locator('[data-testid="invocation-row"][data-outcome="failed"]').count(), { timeout: 30_000 }).toBe(1);
   await page.locator('[data-testid="invocation-row"][data-outcome="failed"]').click();
@@ -164,8 +165,11 @@ it('shows records arrive live, an invocation\'s event and lines, replays it edit
   expect(await failed.textContent()).toContain('bad-1');
   // The error header's lines (the message, then the stack) are lines, not escapes.
   const errorHeader = failed.locator('.headers div', { hasText: 'sluice-failure-error' }).locator('dd');
-  expect(await errorHeader.textContent()).toMatch(/cannot handle bad-1[^\n]*\n\s+at /);
+  expect(await errorHeader.innerText()).toMatch(/cannot handle bad-1[^\n]*\n\s+at /);
   expect(await errorHeader.locator('.ctl').count()).toBe(0);
+  const producers = failed.locator('.headers div', { hasText: 'trace' }).locator('dd');
+  expect(await producers.innerText()).toBe('abc\\u{a}sluice-failure-reason:\\u{a}  Redriven');
+  expect(await producers.locator('.ctl').count()).toBe(2);
   await page.screenshot({ path: join(SHOTS, 'console-failures.png') });
   rmSync(failFlag); // the handler is fixed
   await page.getByTestId('redrive-orders').click();

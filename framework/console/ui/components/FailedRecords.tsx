@@ -3,6 +3,9 @@ import type { FailedRecordView, FailureDestination } from '../../api-types.ts';
 import { clock, fullTime, recordTime, topicPartition } from '../lib/format.ts';
 import { Key, Txt } from './Text.tsx';
 
+/** FAILURE_HEADERS.error (framework/failure/failed-record.ts): a producer's own header of that name is renamed `producer-…` there, so this one is Sluice's. */
+const ERROR_HEADER = 'sluice-failure-error';
+
 function Headers({ headers }: { headers: Record<string, string> }) {
   const entries = Object.entries(headers);
   if (entries.length === 0) return <span class="muted">none</span>;
@@ -11,8 +14,8 @@ function Headers({ headers }: { headers: Record<string, string> }) {
       {entries.map(([name, value]) => (
         <div key={name}>
           <dt><Txt s={name} /></dt>
-          {/* A value's lines are kept (Sluice's own error header carries the stack); every other invisible character is shown. */}
-          <dd><Txt s={value} multiline /></dd>
+          {/* Sluice's error header keeps its lines (it carries the stack); any other value, a producer's bytes, shows its newlines as escapes, so none can draw lines that look like more headers. */}
+          <dd><Txt s={value} multiline={name === ERROR_HEADER} /></dd>
         </div>
       ))}
     </dl>
@@ -39,7 +42,7 @@ function Row({ r }: { r: FailedRecordView }) {
         )}
         {r.valueTruncated && <span class="note">truncated to 4 KiB</span>}
       </td>
-      <td class="headers-cell"><Headers headers={r.headers} /></td>
+      <td><Headers headers={r.headers} /></td>
     </tr>
   );
 }

@@ -62,9 +62,9 @@ export function RedriveButton({ fn, topic, records, more, target, onDone }: Prop
         <p class={state.step === 'failed' ? 'error-note' : 'ok-note'} data-testid="redrive-result" role="status">
           {state.step === 'done' ? (
             <>
-              <Txt s={state.result.summary} />{' '}
+              <Txt s={state.result.summary} />.
               {/* The button still offers them: what a second press does is said before it is pressed. */}
-              <span class="muted" data-testid="redrive-again">They stay in the destination (a redrive copies, it does not remove): redriving again sends them again.</span>
+              {state.result.sent > 0 && <span class="muted" data-testid="redrive-again"> They stay in the destination (a redrive copies, it does not remove): redriving again sends them again.</span>}
             </>
           ) : (
             <>Redrive refused: {state.error}</>
