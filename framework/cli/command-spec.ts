@@ -76,7 +76,7 @@ export function helpText(spec: CommandSpec): string {
 export function wholeNumber(o: ParsedOptions, name: string, min = 0): number | undefined {
   const v = o[name];
   if (v === undefined || v === false) return undefined;
-  const n = Number(v);
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} ${String(v)}: give a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
   return n;
 }

@@ -17,6 +17,11 @@ it("reads a poller's in-flight invocations per function, topic and partition", a
   expect(await readInFlight(url)).toEqual(new Map([['orders|orders|2', 3]]));
 });
 
+it("a Sluice poller's failed read of its metrics is quoted, not called another program", async () => {
+  const url = await serving(500, 'metrics failed: the registry threw\nmore');
+  expect(await readInFlight(url)).toEqual({ unreachable: `${url} answered 500: metrics failed: the registry threw` });
+});
+
 it('something else on the port (a poller moved off it when it found the port taken) is said so, with how to point at the poller', async () => {
   const url = await serving(404, 'not here');
   expect(await readInFlight(url)).toEqual({ unreachable: `${url} answered 404, not a Sluice poller (one that found the port taken serves on another, named in its start banner: give it as SLUICE_HTTP_PORT)` });

@@ -31,8 +31,9 @@ export function localMetricsUrl(service: Pick<ServiceSpec, 'http'>, env: NodeJS.
 export async function readInFlight(url: string): Promise<Map<string, number> | { unreachable: string }> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(READ_WITHIN_MS) });
-    // Something else holds the port: a poller that found it taken serves on another (its start banner names it).
-    if (!res.ok) return { unreachable: `${url} answered ${res.status}, not a Sluice poller (one that found the port taken serves on another, named in its start banner: give it as SLUICE_HTTP_PORT)` };
+    // A Sluice poller always serves /metrics: a 404 is something else holding the port, and a poller that found it taken serves on another (its start banner names it).
+    if (res.status === 404) return { unreachable: `${url} answered 404, not a Sluice poller (one that found the port taken serves on another, named in its start banner: give it as SLUICE_HTTP_PORT)` };
+    if (!res.ok) return { unreachable: `${url} answered ${res.status}: ${(await res.text().catch(() => '')).split('\n')[0]!.slice(0, 200)}` };
     return inFlightFromMetrics(await res.text());
   } catch (e) {
     return { unreachable: `no poller answered at ${url} (${(e as Error).message})` };

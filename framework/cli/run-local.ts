@@ -50,10 +50,15 @@ export function selectTriggers(service: ServiceSpec, functionFilter?: string): T
   const triggers = service.triggers.filter((t) => t.enabled && (!functionFilter || t.functionName === functionFilter));
   if (triggers.length > 0) return triggers;
   const known = [...new Set(service.triggers.map((t) => t.functionName))].join(', ') || 'none';
+  const disabled = service.triggers.filter((t) => !t.enabled && (!functionFilter || t.functionName === functionFilter));
+  if (disabled.length > 0) {
+    const which = [...new Set(disabled.map((t) => t.functionName))].join(', ');
+    throw new ConfigError(`The sluice trigger${disabled.length === 1 ? '' : 's'} of ${which} ${disabled.length === 1 ? 'has' : 'have'} \`enabled: false\`: set it to true (or remove it) to run ${disabled.length === 1 ? 'it' : 'them'}.`);
+  }
   throw new ConfigError(
     functionFilter
-      ? `No enabled sluice trigger for function "${functionFilter}" (functions with triggers: ${known}).`
-      : 'serverless.yml declares no enabled sluice trigger; add a `sluice:` event to a function.',
+      ? `No sluice trigger for function "${functionFilter}" (functions with triggers: ${known}).`
+      : 'serverless.yml declares no sluice trigger; add a `sluice:` event to a function.',
   );
 }
 

@@ -20,6 +20,7 @@ export function loadServiceFromArgs(values: { stage?: string | undefined; config
 /** The triggers of `--function`, else all; none is a ConfigError saying so. */
 export function selectTriggers(service: ServiceSpec, fn: string | undefined): TriggerSpec[] {
   const triggers = service.triggers.filter((t) => !fn || t.functionName === fn);
-  if (triggers.length === 0) throw new ConfigError(fn ? `No sluice trigger for function "${fn}".` : 'serverless.yml declares no sluice trigger.');
+  const known = [...new Set(service.triggers.map((t) => t.functionName))].join(', ') || 'none';
+  if (triggers.length === 0) throw new ConfigError(fn ? `No sluice trigger for function "${fn}" (functions with triggers: ${known}).` : 'serverless.yml declares no sluice trigger; add a `sluice:` event to a function.');
   return triggers;
 }
