@@ -6,6 +6,7 @@
  * stops the broker if this run started it; it may be called while the run is still starting.
  */
 import { ensureBroker, type BrokerHandle } from '../../infra/kafka/broker.ts';
+import { selectTriggers as selectNamedTriggers } from './service-args.ts';
 import type { ServiceSpec, TriggerSpec } from '../config/types.ts';
 import { ConfigError, type SluiceError } from '../errors.ts';
 import { createInvoker, type InvokerChoice } from '../invoke/select.ts';
@@ -45,21 +46,14 @@ export interface LocalRun {
   stop(): Promise<void>;
 }
 
-/** The enabled triggers to run, or an error that says what exists. */
+/** The enabled triggers to run, or an error that says what exists (none named: service-args's) or what turned them off. */
 export function selectTriggers(service: ServiceSpec, functionFilter?: string): TriggerSpec[] {
-  const triggers = service.triggers.filter((t) => t.enabled && (!functionFilter || t.functionName === functionFilter));
-  if (triggers.length > 0) return triggers;
-  const known = [...new Set(service.triggers.map((t) => t.functionName))].join(', ') || 'none';
-  const disabled = service.triggers.filter((t) => !t.enabled && (!functionFilter || t.functionName === functionFilter));
-  if (disabled.length > 0) {
-    const which = [...new Set(disabled.map((t) => t.functionName))].join(', ');
-    throw new ConfigError(`The sluice trigger${disabled.length === 1 ? '' : 's'} of ${which} ${disabled.length === 1 ? 'has' : 'have'} \`enabled: false\`: set it to true (or remove it) to run ${disabled.length === 1 ? 'it' : 'them'}.`);
-  }
-  throw new ConfigError(
-    functionFilter
-      ? `No sluice trigger for function "${functionFilter}" (functions with triggers: ${known}).`
-      : 'serverless.yml declares no sluice trigger; add a `sluice:` event to a function.',
-  );
+  const named = selectNamedTriggers(service, functionFilter);
+  const enabled = named.filter((t) => t.enabled);
+  if (enabled.length > 0) return enabled;
+  const which = [...new Set(named.map((t) => t.functionName))].join(', ');
+  const one = named.length === 1;
+  throw new ConfigError(`The sluice trigger${one ? '' : 's'} of ${which} ${one ? 'has' : 'have'} \`enabled: false\`: set it to true (or remove it) to run ${one ? 'it' : 'them'}.`);
 }
 
 /** How long `ready.` waits for every trigger's first join before it is printed anyway, with a warning. */
