@@ -10,6 +10,7 @@ import { readLag, readStatus } from '../cli/lag-read.ts';
 import { localMetricsUrl } from '../cli/poller-metrics.ts';
 import { localBrokersFor, runningLocalBroker } from '../cli/local-broker.ts';
 import { untilSignal } from '../cli/process.ts';
+import { selectTriggers } from '../cli/service-args.ts';
 import { runLocal } from '../cli/run-local.ts';
 import { parseInvokerChoice } from '../invoke/select.ts';
 import { fromPlugin, wholeNumber } from '../cli/command-spec.ts';
@@ -154,10 +155,7 @@ async function userErrors(c: HookContext, run: () => Promise<void>): Promise<voi
 
 /** The triggers of --function, else all; none is an error naming what to fix. */
 function chosenTriggers(c: HookContext): ReturnType<typeof service>['triggers'] {
-  const fn = typeof c.options.function === 'string' ? c.options.function : undefined;
-  const triggers = service(c).triggers.filter((t) => !fn || t.functionName === fn);
-  if (triggers.length === 0) throw new Error(fn ? `No sluice trigger for function "${fn}".` : 'The service declares no sluice trigger.');
-  return triggers;
+  return selectTriggers(service(c), typeof c.options.function === 'string' ? c.options.function : undefined);
 }
 
 export async function tail(c: HookContext): Promise<void> {
